@@ -1,0 +1,134 @@
+"""Extended FEN: placement (ranks top to bottom, multi-digit empty runs), side, castling, en
+passant, half-move clock, full-move number. Reading validates and explains what is wrong."""
+from __future__ import annotations
+
+from .encoding import SIDE_SHIFT, code_of
+from .position import Position
+
+
+class FenError(ValueError):
+    """A malformed or impossible position text."""
+
+
+def _parse_rank(text: str, rank_no: int, files: int, letters: dict[str, int]) -> list[int]:
+    row: list[int] = []
+    num = ""
+    for ch in text:
+        if ch.isdigit():
+            num += ch
+            continue
+        if num:
+            if num.startswith("0"):
+                raise FenError(f"rank {rank_no}: bad empty-square count {num!r}")
+            row.extend([0] * int(num))
+            num = ""
+        code = letters.get(ch)
+        if code is None:
+            raise FenError(f"rank {rank_no}: unknown piece letter {ch!r}")
+        row.append(code)
+    if num:
+        if num.startswith("0"):
+            raise FenError(f"rank {rank_no}: bad empty-square count {num!r}")
+        row.extend([0] * int(num))
+    if len(row) != files:
+        raise FenError(f"rank {rank_no} has {len(row)} squares, expected {files}")
+    return row
+
+
+def set_fen(pos: Position, fen: str) -> None:
+    """Set `pos` (a fresh position) from FEN text, or raise FenError."""
+    variant = pos.variant
+    geo = variant.geometry
+    t = pos.tables
+    fields = fen.split()
+    if len(fields) != 6:
+        raise FenError(f"FEN needs 6 fields (placement, side, castling, en passant, half-move clock, "
+                       f"move number), got {len(fields)}")
+    placement, side, castling, ep, half, full = fields
+    ranks = placement.split("/")
+    if len(ranks) != geo.ranks:
+        raise FenError(f"FEN has {len(ranks)} ranks, expected {geo.ranks}")
+    letters = {}
+    for ti, p in enumerate(variant.pieces, 1):
+        letters[p.letter] = code_of(0, ti)
+        letters[p.letter.lower()] = code_of(1, ti)
+    for i, text in enumerate(ranks):
+        r = geo.ranks - 1 - i
+        for f, code in enumerate(_parse_rank(text, r + 1, geo.files, letters)):
+            if code:
+                pos.put(geo.cell(f, r), code)
+    for s in (0, 1):
+        kings = [c for c in pos.occ[s] if t.checkable[pos.board[c]]]
+        if any(p.checkable for p in variant.pieces) and len(kings) != 1:
+            raise FenError(f"Player {s + 1} must have exactly one King, has {len(kings)}")
+        last = geo.ranks - 1 if s == 0 else 0
+        for c in pos.occ[s]:
+            if t.pawn[pos.board[c]] and geo.rank_of(c) == last:
+                raise FenError(f"pawn on {geo.name(c)} stands on its promotion rank")
+    if side not in ("w", "b"):
+        raise FenError(f"side to move must be 'w' or 'b', not {side!r}")
+    pos.side = 0 if side == "w" else 1
+    if castling != "-":
+        for ch in castling:
+            if ch not in t.castle_letters:
+                raise FenError(f"bad castling right {ch!r} (use {''.join(t.castle_letters)} or -)")
+            i = t.castle_letters.index(ch)
+            bit, kf, _, rf, _, _, _, _ = t.castle_entries[i]
+            if pos.castling & bit:
+                raise FenError(f"castling right {ch!r} given twice")
+            s = 0 if ch.isupper() else 1
+            if pos.board[kf] != t.king_code[s] or pos.letter_at(rf) is None \
+                    or pos.board[rf] >> SIDE_SHIFT != s or variant.by_letter[pos.letter_at(rf)].castles != "rook":
+                raise FenError(f"castling right {ch!r} needs the King on {geo.name(kf)} and the Rook on "
+                               f"{geo.name(rf)}")
+            pos.castling |= bit
+    if ep != "-":
+        try:
+            cell = geo.parse_cell(ep)
+        except ValueError as e:
+            raise FenError(f"bad en passant square: {e}") from None
+        mover = pos.side ^ 1  # the side that made the double step
+        step = geo.files if mover == 0 else -geo.files
+        pawn_cell = cell + step
+        if (not variant.en_passant or pos.board[cell] or not 0 <= pawn_cell < geo.size
+                or not t.pawn[pos.board[pawn_cell]] or pos.board[pawn_cell] >> SIDE_SHIFT != mover
+                or pos.board[cell - step]):
+            raise FenError(f"en passant square {ep} does not follow a two-square pawn advance")
+        pos.ep = cell
+    for name, value, low in (("half-move clock", half, 0), ("move number", full, 1)):
+        if not value.isdigit() or int(value) < low:
+            raise FenError(f"bad {name} {value!r}")
+    pos.halfmove, pos.fullmove = int(half), int(full)
+    if pos.kings[pos.side ^ 1] >= 0 and pos.is_attacked(pos.kings[pos.side ^ 1], pos.side):
+        raise FenError("the side not to move is in check")
+    if pos.ep >= 0 and pos._ep_capturable():
+        pos.ep_key = t.z_ep[pos.ep]
+    pos.hash = pos.rehash()
+
+
+def board_fen(pos: Position) -> str:
+    geo = pos.variant.geometry
+    rows = []
+    for r in range(geo.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(geo.files):
+            letter = pos.letter_at(geo.cell(f, r))
+            if letter is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += letter if pos.board[geo.cell(f, r)] >> SIDE_SHIFT == 0 else letter.lower()
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
+def get_fen(pos: Position) -> str:
+    t = pos.tables
+    rights = "".join(letter for i, letter in enumerate(t.castle_letters) if pos.castling >> i & 1) or "-"
+    ep = pos.variant.geometry.name(pos.ep) if pos.ep >= 0 else "-"
+    side = "w" if pos.side == 0 else "b"
+    return f"{board_fen(pos)} {side} {rights} {ep} {pos.halfmove} {pos.fullmove}"
