@@ -1,0 +1,9 @@
+"""The rules layer: pure game logic, no I/O."""
+from .board import Board, IllegalMoveError, Move, Piece
+from .fen import FenError
+from .outcome import Outcome, Termination
+from .program import Program, ProgramError, Roster
+from .variant import VARIANT_NAMES, Variant, get_variant
+
+__all__ = ["Board", "Move", "Piece", "IllegalMoveError", "FenError", "Outcome", "Termination",
+           "Program", "ProgramError", "Roster", "VARIANT_NAMES", "Variant", "get_variant"]

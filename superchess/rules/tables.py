@@ -40,6 +40,7 @@ class Tables:
         self.own = [[False] * MAX_CODE for _ in range(2)]
         self.gen: list[list | None] = [None] * MAX_CODE
         self.king_code = [0, 0]
+        self.move_cache: dict = {}  # move integer -> public Move, filled by boards using these tables
         for side in (0, 1):
             for ti, pt in enumerate(types, 1):
                 code = code_of(side, ti)

@@ -1,0 +1,100 @@
+"""The `superchess` command: the layers exposed on the command line."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .rules import VARIANT_NAMES, Board, Roster
+from .rules.perft import divide, perft
+
+
+def _board(variant: str, fen: str | None, moves: tuple[str, ...] = (), roster1: str = "",
+           roster2: str = "") -> Board:
+    rosters = (Roster.parse(roster1), Roster.parse(roster2)) if roster1 or roster2 else None
+    board = Board(variant, fen, rosters)
+    for text in (w for arg in moves for w in arg.split()):
+        board.push_text(text)
+    return board
+
+
+variant_option = click.option("--variant", "-v", type=click.Choice(VARIANT_NAMES), default="super16",
+                              show_default=True, help="Variant name.")
+fen_option = click.option("--fen", default=None, help="Start position (extended FEN); default: the variant's array.")
+roster_options = [
+    click.option("--roster1", default="", help="Player 1's reprogrammed pieces, e.g. 'N:jump:1,2/2,1'."),
+    click.option("--roster2", default="", help="Player 2's reprogrammed pieces."),
+]
+
+
+def _with_rosters(f):
+    for opt in reversed(roster_options):
+        f = opt(f)
+    return f
+
+
+@click.group()
+def cli() -> None:
+    """Large-board chess variants: rules, engine and game server."""
+
+
+@cli.command()
+@variant_option
+@fen_option
+@_with_rosters
+@click.option("--moves", "moves_flag", is_flag=True, help="The moves that follow are played first.")
+@click.argument("moves", nargs=-1)
+def moves(variant: str, fen: str | None, roster1: str, roster2: str, moves_flag: bool,
+          moves: tuple[str, ...]) -> None:
+    """Print the legal moves, one per line, sorted."""
+    board = _board(variant, fen, moves, roster1, roster2)
+    for mv in board.legal_moves:
+        click.echo(mv.text)
+
+
+@cli.command("perft")
+@variant_option
+@fen_option
+@_with_rosters
+@click.option("--depth", "-d", type=click.IntRange(0, 12), required=True, help="Plies to search.")
+@click.option("--divide", "show_divide", is_flag=True, help="Also print the count below each move.")
+def perft_cmd(variant: str, fen: str | None, roster1: str, roster2: str, depth: int, show_divide: bool) -> None:
+    """Count the leaf nodes of the legal move tree; the last line is the count alone."""
+    board = _board(variant, fen, (), roster1, roster2)
+    pos = board._pos
+    if show_divide and depth >= 1:
+        rows = sorted((board._move(m).text, n) for m, n in divide(pos, depth))
+        for text, n in rows:
+            click.echo(f"{text}: {n}")
+        click.echo(sum(n for _, n in rows))
+    else:
+        click.echo(perft(pos, depth))
+
+
+@cli.command()
+@variant_option
+def fen(variant: str) -> None:
+    """Print the variant's start FEN."""
+    click.echo(Board(variant).fen())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: errors become one line on stderr and a non-zero exit code."""
+    try:
+        cli.main(args=argv, prog_name="superchess", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.ctx.get_help())
+        return 0
+    except click.ClickException as e:
+        click.echo(f"superchess: error: {e.format_message()}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        return 130
+    except ValueError as e:
+        click.echo(f"superchess: error: {e}", err=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,312 @@
+"""The public rules API, modelled on python-chess: Board, Move, Piece, push/pop, legal_moves, fen().
+
+Generalised to any board size and roster: a move may remove several pieces (see `effects` and
+`captures`), and the side to move changes when a turn ends (after every move in the variants
+implemented so far).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .encoding import CASTLE, CELL_MASK, DESTROY, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
+from .fen import get_fen, set_fen
+from .outcome import Outcome, Termination
+from .position import Position
+from .program import Roster
+from .variant import Variant, get_variant
+
+_MOVE_RE = re.compile(r"([a-z][0-9]+)([a-z][0-9]+)([a-z]?)\Z")
+
+
+class IllegalMoveError(ValueError):
+    """A move text that is malformed or not legal in the position."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    letter: str  # upper case
+    side: int    # 0 = Player 1, 1 = Player 2
+
+    def symbol(self) -> str:
+        return self.letter if self.side == 0 else self.letter.lower()
+
+    def __str__(self) -> str:
+        return self.symbol()
+
+
+@dataclass(frozen=True)
+class Move:
+    from_cell: int
+    to_cell: int
+    promotion: str | None = None  # upper-case letter of the promoted-to type
+    text: str = field(default="", compare=False)
+    code: int = field(default=-1, compare=False, repr=False)  # the rules core's encoding
+
+    def uci(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Board:
+    """A game position with its move history."""
+
+    def __init__(self, variant: str | Variant = "super16", fen: str | None = None,
+                 rosters: tuple[Roster, Roster] | None = None) -> None:
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        rosters = rosters or (Roster(), Roster())
+        if any(rosters) and not self.variant.reprogrammable:
+            raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
+        letters = "".join(self.variant.by_letter)
+        for r in rosters:
+            r.validate(letters)
+        self.geometry = self.variant.geometry
+        self._pos = Position(self.variant, (Roster(rosters[0]), Roster(rosters[1])))
+        self.starting_fen = fen or self.variant.start_fen
+        set_fen(self._pos, self.starting_fen)
+        self.move_stack: list[Move] = []
+        self._moves = self._pos.tables.move_cache
+        self._legal_cache: tuple[int, list[Move]] | None = None
+
+    # -- state ------------------------------------------------------------------------------
+    @property
+    def rosters(self) -> tuple[Roster, Roster]:
+        return self._pos.rosters
+
+    @property
+    def turn(self) -> int:
+        """The side to move: 0 = Player 1, 1 = Player 2."""
+        return self._pos.side
+
+    @property
+    def halfmove_clock(self) -> int:
+        return self._pos.halfmove
+
+    @property
+    def fullmove_number(self) -> int:
+        return self._pos.fullmove
+
+    @property
+    def ep_square(self) -> str | None:
+        return self.geometry.name(self._pos.ep) if self._pos.ep >= 0 else None
+
+    def fen(self) -> str:
+        return get_fen(self._pos)
+
+    def zobrist_hash(self) -> int:
+        return self._pos.hash
+
+    def cell(self, name: str) -> int:
+        return self.geometry.parse_cell(name)
+
+    def piece_at(self, cell: int | str) -> Piece | None:
+        if isinstance(cell, str):
+            cell = self.cell(cell)
+        p = self._pos.board[cell]
+        return self._piece(p)
+
+    def _piece(self, code: int) -> Piece | None:
+        return Piece(self.variant.pieces[(code & 63) - 1].letter, code >> SIDE_SHIFT) if code else None
+
+    def pieces(self) -> dict[str, Piece]:
+        """Square name -> piece, for every occupied square."""
+        return {self.geometry.name(c): self._piece(self._pos.board[c])
+                for s in (0, 1) for c in sorted(self._pos.occ[s])}
+
+    def copy(self) -> "Board":
+        """A board in the same position, with the same history."""
+        b = Board(self.variant, self.starting_fen, self.rosters)
+        for m in self.move_stack:
+            b._push_code(m.code)
+        return b
+
+    # -- moves ------------------------------------------------------------------------------
+    def _move(self, m: int) -> Move:
+        mv = self._moves.get(m)
+        if mv is None:
+            fr, to = m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK
+            promo = 0 if m & CASTLE else (m >> PROMO_SHIFT) & PROMO_MASK
+            letter = self.variant.pieces[promo - 1].letter if promo else None
+            text = self.geometry.name(fr) + self.geometry.name(to) + (letter.lower() if letter else "")
+            mv = self._moves[m] = Move(fr, to, letter, text, m)
+        return mv
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, sorted by their text."""
+        h = self._pos.hash, len(self.move_stack)
+        if self._legal_cache is None or self._legal_cache[0] != h:
+            moves = sorted((self._move(m) for m in self._pos.legal()), key=lambda mv: mv.text)
+            self._legal_cache = (h, moves)
+        return list(self._legal_cache[1])
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written `text` (e.g. `h2h4`, `i1k1`, `c15c16q`), or IllegalMoveError."""
+        m = _MOVE_RE.match(text.strip())
+        if not m:
+            raise IllegalMoveError(f"bad move text {text!r} (expected origin, destination and an optional "
+                                   f"promotion letter, e.g. h2h4 or c15c16q)")
+        try:
+            fr, to = self.cell(m.group(1)), self.cell(m.group(2))
+        except ValueError as e:
+            raise IllegalMoveError(f"bad move text {text!r}: {e}") from None
+        promo = m.group(3).upper() or None
+        if promo and promo not in self.variant.by_letter:
+            raise IllegalMoveError(f"bad move text {text!r}: unknown piece letter {m.group(3)!r}")
+        for mv in self.legal_moves:
+            if (mv.from_cell, mv.to_cell, mv.promotion) == (fr, to, promo):
+                return mv
+        if promo is None and any((mv.from_cell, mv.to_cell) == (fr, to) and mv.promotion
+                                 for mv in self.legal_moves):
+            raise IllegalMoveError(f"move {text} must name a promotion piece, e.g. {text}"
+                                   f"{self.variant.promotion_default.lower()}")
+        raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
+
+    def push(self, move: Move) -> None:
+        """Play a legal move (IllegalMoveError otherwise)."""
+        for mv in self.legal_moves:
+            if mv == move:
+                self._push_code(mv.code)
+                return
+        raise IllegalMoveError(f"illegal move {move.text or move} in {self.fen()}")
+
+    def push_text(self, text: str) -> Move:
+        mv = self.parse_move(text)
+        self._push_code(mv.code)
+        return mv
+
+    def _push_code(self, m: int) -> None:
+        self._pos.make(m)
+        self.move_stack.append(self._move(m))
+
+    def pop(self) -> Move:
+        if not self.move_stack:
+            raise IndexError("no move to take back")
+        self._pos.unmake()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move | None:
+        return self.move_stack[-1] if self.move_stack else None
+
+    def effects(self, move: Move) -> list[tuple[str, Piece | None, Piece | None]]:
+        """What the move changes, cell by cell: (square, piece before, piece after)."""
+        board = self._pos.board
+        return [(self.geometry.name(c), self._piece(board[c]), self._piece(new))
+                for c, new in self._pos.changes(move.code)]
+
+    def captures(self, move: Move) -> list[tuple[str, Piece]]:
+        """Pieces the move removes from the board: enemy pieces and, under the Fortress rule, the
+        mover itself."""
+        effects = self.effects(move)
+        out = [(sq, before) for sq, before, after in effects
+               if before and before.side != self.turn and after != before]
+        if move.code & DESTROY:
+            out.append((self.geometry.name(move.from_cell), self.piece_at(move.from_cell)))
+        return out
+
+    # -- check and game end -----------------------------------------------------------------
+    def is_check(self) -> bool:
+        return self._pos.in_check()
+
+    def is_attacked_by(self, side: int, cell: int | str) -> bool:
+        if isinstance(cell, str):
+            cell = self.cell(cell)
+        return self._pos.is_attacked(cell, side)
+
+    def king(self, side: int) -> str | None:
+        k = self._pos.kings[side]
+        return self.geometry.name(k) if k >= 0 else None
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self._pos.legal()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self._pos.legal()
+
+    def has_insufficient_material(self, side: int) -> bool:
+        """Can `side` never checkmate? (Also decides a flag fall: super16 R12.)"""
+        return self.variant.insufficient_material(self._pos, side)
+
+    def is_insufficient_material(self) -> bool:
+        return self.has_insufficient_material(0) and self.has_insufficient_material(1)
+
+    def repetition_count(self) -> int:
+        """How often the current position has occurred (same pieces, side, castling and capturable
+        en passant)."""
+        return self._pos.repetitions()
+
+    def is_repetition(self, count: int = 3) -> bool:
+        return self.repetition_count() >= count
+
+    def can_claim_repetition(self) -> bool:
+        """The position occurred `repetition_claim` times, or a legal move makes it so."""
+        claim = self.variant.repetition_claim
+        if self.repetition_count() >= claim:
+            return True
+        pos = self._pos
+        for m in pos.legal():
+            pos.make(m)
+            reached = pos.repetitions() >= claim
+            pos.unmake()
+            if reached:
+                return True
+        return False
+
+    def _move_rule_reached(self, limit: int) -> bool:
+        return self._pos.halfmove >= limit and bool(self._pos.legal())
+
+    def can_claim_move_rule(self) -> bool:
+        """The 50-move rule (100-move rule in super16, R11) may be claimed now or by the next move."""
+        claim = self.variant.move_rule_claim
+        if self._move_rule_reached(claim):
+            return True
+        pos = self._pos
+        if pos.halfmove >= claim - 1:
+            for m in pos.legal():
+                pos.make(m)
+                reached = self._move_rule_reached(claim)
+                pos.unmake()
+                if reached:
+                    return True
+        return False
+
+    def can_claim_draw(self) -> bool:
+        return self.can_claim_move_rule() or self.can_claim_repetition()
+
+    def outcome(self, claim_draw: bool = False) -> Outcome | None:
+        """The game's end by the rules alone (checkmate, stalemate, automatic draws and, with
+        `claim_draw`, the draws the side to move could claim), or None."""
+        legal = self._pos.legal()
+        if not legal and self.is_check():
+            return Outcome(Termination.CHECKMATE, self.turn ^ 1)
+        if self.is_insufficient_material():
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+        if not legal:
+            return Outcome(Termination.STALEMATE, None)
+        if self._pos.halfmove >= self.variant.move_rule_auto:
+            return Outcome(Termination.MOVE_RULE, None)
+        if self.repetition_count() >= self.variant.repetition_auto:
+            return Outcome(Termination.REPETITION, None)
+        if claim_draw:
+            if self.can_claim_move_rule():
+                return Outcome(Termination.MOVE_RULE, None, claimed=True)
+            if self.can_claim_repetition():
+                return Outcome(Termination.REPETITION, None, claimed=True)
+        return None
+
+    def is_game_over(self, claim_draw: bool = False) -> bool:
+        return self.outcome(claim_draw) is not None
+
+    def __str__(self) -> str:
+        rows = []
+        geo = self.geometry
+        for r in range(geo.ranks - 1, -1, -1):
+            cells = [self.piece_at(geo.cell(f, r)) for f in range(geo.files)]
+            rows.append(f"{r + 1:>2} " + " ".join(p.symbol() if p else "." for p in cells))
+        rows.append("   " + " ".join(chr(97 + f) for f in range(geo.files)))
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        return f"Board({self.variant.name!r}, {self.fen()!r})"
