@@ -155,13 +155,15 @@ class Board:
         promo = m.group(3).upper() or None
         if promo and promo not in self.variant.by_letter:
             raise IllegalMoveError(f"bad move text {text!r}: unknown piece letter {m.group(3)!r}")
-        for mv in self.legal_moves:
-            if (mv.from_cell, mv.to_cell, mv.promotion) == (fr, to, promo):
+        candidates = [mv for mv in self.legal_moves if (mv.from_cell, mv.to_cell) == (fr, to)]
+        if promo is None and any(mv.promotion for mv in candidates):
+            promo = self.variant.promotion_default  # a promotion without a letter takes the default
+        for mv in candidates:
+            if mv.promotion == promo:
                 return mv
-        if promo is None and any((mv.from_cell, mv.to_cell) == (fr, to) and mv.promotion
-                                 for mv in self.legal_moves):
-            raise IllegalMoveError(f"move {text} must name a promotion piece, e.g. {text}"
-                                   f"{self.variant.promotion_default.lower()}")
+        if candidates and promo:
+            choices = ", ".join(mv.promotion for mv in candidates if mv.promotion) or "none"
+            raise IllegalMoveError(f"illegal promotion in {text}: choices here are {choices}")
         raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
 
     def push(self, move: Move) -> None:

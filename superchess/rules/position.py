@@ -249,7 +249,7 @@ class Position:
             if p and own[p] and self.tables.pawn[p]:
                 for kind, entries in gen[p][cell][1]:
                     if kind == EP_CAPTURE:
-                        for t, m in entries:
+                        for t, m, _ in entries:
                             if t == ep and self.is_safe(m):
                                 return True
         return False
@@ -359,9 +359,9 @@ class Position:
                                 append(m)
                 elif kind == EP_CAPTURE:
                     if ep >= 0:
-                        for t_, m in entries:
+                        for t_, m, captured in entries:
                             if t_ == ep:
-                                specials.append(m)
+                                specials.append(m | DESTROY if captured in destroy else m)
                 elif kind <= PAT_C:  # lame paths
                     for t_, m, between in entries:
                         p = board[t_]

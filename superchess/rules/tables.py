@@ -108,7 +108,7 @@ class Tables:
                         if comp.capture:
                             raw[t][2].setdefault((dx, dy), {}).setdefault(k, set()).add(code)
                     if pawn and en_passant and comp.capture and dx in (1, -1) and dy == fwd:
-                        ep_entries.append((ray[0], s | ray[0] << TO_SHIFT | EP))
+                        ep_entries.append((ray[0], s | ray[0] << TO_SHIFT | EP, geo.offset(s, dx, 0)))
                     groups.setdefault(RAY_MC + mode, []).append(tuple(entries))
                 else:
                     t = geo.offset(s, dx, dy)
@@ -131,7 +131,7 @@ class Tables:
                         if comp.capture:
                             raw[t][0].setdefault(s, set()).add(code)
                         if pawn and en_passant and comp.capture and dx in (1, -1) and dy == fwd:
-                            ep_entries.append((t, m | EP))
+                            ep_entries.append((t, m | EP, geo.offset(s, dx, 0)))
         if ep_entries:
             groups[EP_CAPTURE] = list(dict.fromkeys(ep_entries))
         post = (POST_PROMO if promo else 0) | (POST_DEDUPE if len(set(targets)) < len(targets) else 0)
