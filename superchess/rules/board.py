@@ -162,8 +162,10 @@ class Board:
             if mv.promotion == promo:
                 return mv
         if candidates and promo:
-            choices = ", ".join(mv.promotion for mv in candidates if mv.promotion) or "none"
-            raise IllegalMoveError(f"illegal promotion in {text}: choices here are {choices}")
+            choices = ", ".join(mv.promotion.lower() for mv in candidates if mv.promotion)
+            if not choices:
+                raise IllegalMoveError(f"illegal move {text}: {text[:-1]} is not a promotion")
+            raise IllegalMoveError(f"illegal promotion in {text}: the choices are {choices}")
         raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
 
     def push(self, move: Move) -> None:

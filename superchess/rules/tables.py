@@ -11,7 +11,7 @@ import random
 from functools import lru_cache
 
 from .encoding import CASTLE, DOUBLE, EP, MAX_CODE, PROMO_SHIFT, TO_SHIFT, code_of
-from .program import Roster
+from .program import Program, Roster
 from .variant import Variant
 
 # group kinds: shape (leap, lame path, ray) x mode (move+capture, move only, capture only)
@@ -56,24 +56,23 @@ class Tables:
         # attack tables: attacks[side][cell] = (leaps, lame paths, reverse rays)
         raw = [[({}, {}, {}) for _ in range(n)] for _ in range(2)]
         for side in (0, 1):
-            fwd = 1 if side == 0 else -1
-            last_rank = geo.ranks - 1 if side == 0 else 0
             for ti, pt in enumerate(types, 1):
                 code = code_of(side, ti)
-                program = rosters[side].get(pt.letter)
-                components = (program.component(),) if program else pt.movement
-                table = []
-                for s in range(n):
-                    table.append(self._compile_cell(geo, s, code, pt.pawn, components, fwd, last_rank,
-                                                    variant.en_passant, raw[side]))
-                self.gen[code] = table
+                self.gen[code], attack_entries = _compile_piece(variant.name, side, ti,
+                                                                rosters[side].get(pt.letter))
+                for shape, t, key, k in attack_entries:
+                    if shape == 2:
+                        raw[side][t][2].setdefault(key, {}).setdefault(k, set()).add(code)
+                    else:
+                        raw[side][t][shape].setdefault(key, set()).add(code)
         self.attacks = [[self._freeze_attacks(geo, t, raw[side][t]) for t in range(n)] for side in (0, 1)]
         self._build_castling(variant)
         self._build_zobrist(variant)
 
     @staticmethod
-    def _compile_cell(geo, s, code, pawn, components, fwd, last_rank, en_passant, raw):
-        """Groups for a piece `code` standing on `s`, and its entries in the attack tables."""
+    def _compile_cell(geo, s, pawn, components, fwd, last_rank, en_passant, att):
+        """Groups for a piece standing on `s`; its attacks are added to `att` as
+        (shape, target, key, distance) with shape 0 leap, 1 lame path, 2 ray."""
         groups: dict[int, list] = {}
         ep_entries = []
         targets: list[int] = []
@@ -106,7 +105,7 @@ class Tables:
                         targets.append(t)
                         promo |= pawn and geo.coords[t][1] == last_rank
                         if comp.capture:
-                            raw[t][2].setdefault((dx, dy), {}).setdefault(k, set()).add(code)
+                            att.append((2, t, (dx, dy), k))
                     if pawn and en_passant and comp.capture and dx in (1, -1) and dy == fwd:
                         ep_entries.append((ray[0], s | ray[0] << TO_SHIFT | EP, geo.offset(s, dx, 0)))
                     groups.setdefault(RAY_MC + mode, []).append(tuple(entries))
@@ -125,11 +124,11 @@ class Tables:
                     if between:
                         groups.setdefault(PAT_MC + mode, []).append((t, m, between))
                         if comp.capture:
-                            raw[t][1].setdefault((s, between), set()).add(code)
+                            att.append((1, t, (s, between), 0))
                     else:
                         groups.setdefault(LEAP_MC + mode, []).append((t, m))
                         if comp.capture:
-                            raw[t][0].setdefault(s, set()).add(code)
+                            att.append((0, t, s, 0))
                         if pawn and en_passant and comp.capture and dx in (1, -1) and dy == fwd:
                             ep_entries.append((t, m | EP, geo.offset(s, dx, 0)))
         if ep_entries:
@@ -198,6 +197,22 @@ class Tables:
             self.z_castle.append(h)
         self.z_ep = [rng.getrandbits(64) for _ in range(n)]
         self.z_side = rng.getrandbits(64)
+
+
+@lru_cache(maxsize=512)
+def _compile_piece(variant_name: str, side: int, type_index: int, program: Program | None):
+    """Move table (per origin cell) and attack entries of one piece type for one side."""
+    from .variant import get_variant
+    variant = get_variant(variant_name)
+    geo = variant.geometry
+    pt = variant.pieces[type_index - 1]
+    fwd = 1 if side == 0 else -1
+    last_rank = geo.ranks - 1 if side == 0 else 0
+    components = (program.component(),) if program else pt.movement
+    att: list[tuple] = []
+    table = [Tables._compile_cell(geo, s, pt.pawn, components, fwd, last_rank, variant.en_passant, att)
+             for s in range(geo.size)]
+    return table, att
 
 
 @lru_cache(maxsize=64)
