@@ -10,7 +10,10 @@ Measures, in one run:
    ratio of super16 nodes/s to python-chess's aggregate 8x8 nodes/s.
 
 Both sides count leaves the same way: the last ply is counted from the legal move list, not
-played. Each measurement is the best of a few repetitions (time.perf_counter).
+played. Each measurement is the best of a few repetitions (time.perf_counter). Because of bulk
+counting, leaf nodes/s grows with the number of legal moves per position (about 100 in super16,
+about 35 in chess), so the tables also give "gen/s": legal move lists generated per second (the
+positions at depths 0..d-1), which compares the cost per position independently of branching.
 
 Run from the project root:
 
@@ -90,6 +93,11 @@ def super16_middlegame() -> str:
     return board.fen()
 
 
+def generations(pos: Position, depth: int) -> int:
+    """How many legal move lists perft(depth) generates: the positions at depths 0..depth-1."""
+    return sum(perft(pos, k) for k in range(depth))
+
+
 def rate(nodes: int, seconds: float) -> str:
     return f"{nodes / seconds / 1e3:8.0f}k"
 
@@ -108,15 +116,18 @@ def main(argv: list[str] | None = None) -> int:
           f"python-chess {chess.__version__}, {platform.machine()}")
     print()
     print("Orthodox chess: ours vs python-chess (leaf nodes per second)")
-    print(f"{'position':<10} {'depth':>5} {'nodes':>10} {'ours n/s':>10} {'p-c n/s':>10} {'ours/p-c':>8}")
+    print(f"{'position':<10} {'depth':>5} {'nodes':>10} {'ours n/s':>10} {'p-c n/s':>10} {'ours/p-c':>8} "
+          f"{'ours gen/s':>10} {'p-c gen/s':>10}")
     ok = True
-    our_nodes = our_time = ref_nodes = ref_time = 0.0
+    our_nodes = our_time = ref_nodes = ref_time = gens_8x8 = 0.0
     for name, fen, depth, quick_depth in ORTHODOX:
         d = quick_depth if args.quick else depth
         pos = our_position("chess", fen)
         ours, t_ours = best_of(repeats, perft, pos, d)
         assert get_fen(pos) == fen
         ref, t_ref = best_of(repeats, ref_perft, chess.Board(fen), d)
+        gens = generations(pos, d)
+        gens_8x8 += gens
         flag = "" if ours == ref else f"  MISMATCH: python-chess counts {ref}"
         ok &= ours == ref
         our_nodes += ours
@@ -124,12 +135,14 @@ def main(argv: list[str] | None = None) -> int:
         ref_nodes += ref
         ref_time += t_ref
         print(f"{name:<10} {d:>5} {ours:>10} {rate(ours, t_ours):>10} {rate(ref, t_ref):>10} "
-              f"{(ours / t_ours) / (ref / t_ref):>7.2f}x{flag}")
+              f"{(ours / t_ours) / (ref / t_ref):>7.2f}x {rate(gens, t_ours):>10} {rate(gens, t_ref):>10}{flag}")
     ours_rate, ref_rate = our_nodes / our_time, ref_nodes / ref_time
     orthodox_ratio = ours_rate / ref_rate
     print(f"{'aggregate':<10} {'':>5} {int(our_nodes):>10} {rate(our_nodes, our_time):>10} "
-          f"{rate(ref_nodes, ref_time):>10} {orthodox_ratio:>7.2f}x   "
-          f"(total nodes / total best time: ours {our_time:.2f}s, python-chess {ref_time:.2f}s)")
+          f"{rate(ref_nodes, ref_time):>10} {orthodox_ratio:>7.2f}x {rate(gens_8x8, our_time):>10} "
+          f"{rate(gens_8x8, ref_time):>10}")
+    print(f"(aggregate = total nodes / total best time: ours {our_time:.2f}s, python-chess {ref_time:.2f}s)")
+    ref_gen_rate = gens_8x8 / ref_time
 
     print()
     print("super16 (16x16): ours, against python-chess's aggregate 8x8 rate "
@@ -138,19 +151,24 @@ def main(argv: list[str] | None = None) -> int:
     middlegame = super16_middlegame()
     print(f"middlegame = {MIDDLEGAME_PLIES} random plies from the start (seed {MIDDLEGAME_SEED}):")
     print(f"  {middlegame}")
-    print(f"{'position':<10} {'depth':>5} {'nodes':>10} {'n/s':>10} {'time':>8} {'/p-c 8x8':>8}")
-    s16_nodes = s16_time = 0.0
+    print(f"{'position':<10} {'depth':>5} {'nodes':>10} {'n/s':>10} {'time':>8} {'/p-c 8x8':>8} "
+          f"{'gen/s':>10} {'/p-c 8x8':>8}")
+    s16_nodes = s16_time = s16_gens = 0.0
     for name, fen in (("start", get_variant("super16").start_fen), ("middlegame", middlegame)):
         pos = our_position("super16", fen)
         nodes, t = best_of(repeats, perft, pos, d16)
         assert get_fen(pos) == fen
+        gens = generations(pos, d16)
         s16_nodes += nodes
         s16_time += t
-        print(f"{name:<10} {d16:>5} {nodes:>10} {rate(nodes, t):>10} {t:>7.3f}s {(nodes / t) / ref_rate:>7.2f}x")
+        s16_gens += gens
+        print(f"{name:<10} {d16:>5} {nodes:>10} {rate(nodes, t):>10} {t:>7.3f}s {(nodes / t) / ref_rate:>7.2f}x "
+              f"{rate(gens, t):>10} {(gens / t) / ref_gen_rate:>7.2f}x")
     s16_rate = s16_nodes / s16_time
     super16_ratio = s16_rate / ref_rate
+    s16_gen_ratio = (s16_gens / s16_time) / ref_gen_rate
     print(f"{'aggregate':<10} {'':>5} {int(s16_nodes):>10} {rate(s16_nodes, s16_time):>10} "
-          f"{s16_time:>7.3f}s {super16_ratio:>7.2f}x")
+          f"{s16_time:>7.3f}s {super16_ratio:>7.2f}x {rate(s16_gens, s16_time):>10} {s16_gen_ratio:>7.2f}x")
 
     print()
     print("Summary")
@@ -158,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({ours_rate / 1e3:.0f}k vs {ref_rate / 1e3:.0f}k leaf nodes/s)")
     print(f"  (b) super16 (ours) / python-chess 8x8:          {super16_ratio:.2f}x "
           f"({s16_rate / 1e3:.0f}k vs {ref_rate / 1e3:.0f}k leaf nodes/s)")
+    print(f"      per generated move list (gen/s) instead:  {s16_gen_ratio:.2f}x "
+          f"({s16_gens / s16_time / 1e3:.0f}k vs {ref_gen_rate / 1e3:.0f}k)")
     print(f"  node counts {'agree' if ok else 'DISAGREE'} with python-chess; "
           f"total run time {time.perf_counter() - started:.1f}s")
     return 0 if ok else 1
