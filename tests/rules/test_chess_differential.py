@@ -164,10 +164,18 @@ def test_perft_suite_deep(fen, depth):
     _check_perft(fen, depth)
 
 
-def test_divide_report_names_the_differing_moves():
-    """The mismatch report itself: on a position where both agree it walks nowhere."""
-    report = _divide_report(POS3, 2)
-    assert "legal moves differ: missing [], extra []" in report
+def test_divide_report_finds_the_faulty_position(monkeypatch):
+    """The mismatch report walks down to the position whose move lists differ (here: a move
+    generator that has forgotten en passant)."""
+    from superchess.rules.encoding import EP
+
+    fen = "8/8/1k6/2b5/2p5/8/3P1K2/8 w - - 0 1"
+    legal = Position.legal
+    monkeypatch.setattr(Position, "legal", lambda self: [m for m in legal(self) if not m & EP])
+    report = _divide_report(fen, 3)
+    assert "divide(3) [" in report and "d2d4 " in report
+    assert "divide(2) after d2d4" in report
+    assert "missing ['c4d3']" in report, report
 
 
 # -- seeded random games -----------------------------------------------------------------------
@@ -269,14 +277,14 @@ class Comparer:
 PLY_CAP = 300
 
 
-def _choose(rng: random.Random, ref: chess.Board, policy: str, ply: int) -> chess.Move:
+def _choose(rng: random.Random, ref: chess.Board, policy: str, ply: int, opening: int) -> chess.Move:
     """A legal move (from the list sorted by text, so games do not depend on python-chess's move
     order). Policies steer the games toward the endings we want to see:
     uniform  - any legal move;
     capture  - a move that mates or stalemates if there is one, else captures three times in four
                when there are some (endgames, mates, stalemates, bare Kings);
-    shuffle  - after a random opening, undo one's own previous move when possible (repetitions);
-    quiet    - after a random opening, avoid captures and pawn moves (50/75-move rules)."""
+    shuffle  - after `opening` random plies, undo one's own previous move when possible (repetitions);
+    quiet    - after `opening` random plies, avoid captures and pawn moves (50/75-move rules)."""
     moves = sorted(ref.legal_moves, key=lambda m: m.uci())
     if policy == "capture":
         for m in moves:
@@ -288,31 +296,34 @@ def _choose(rng: random.Random, ref: chess.Board, policy: str, ply: int) -> ches
         captures = [m for m in moves if ref.is_capture(m)]
         if captures and rng.random() < 0.75:
             return rng.choice(captures)
-    elif policy == "shuffle" and ply >= 12 and len(ref.move_stack) >= 2:
+    elif policy == "shuffle" and ply >= opening and len(ref.move_stack) >= 2:
         last = ref.move_stack[-2]
         back = chess.Move(last.to_square, last.from_square)
         if back in moves and rng.random() < 0.9:
             return back
-    elif policy == "quiet" and ply >= 40:
+    elif policy == "quiet" and ply >= opening:
         quiet = [m for m in moves if not ref.is_zeroing(m)]
         if quiet:
             return rng.choice(quiet)
     return rng.choice(moves)
 
 
-# (policy, starting FEN, seeds)
+# (policy, starting FEN, seed, opening plies for shuffle/quiet)
 GAMES = (
-    [("uniform", START, s) for s in range(6)]
-    + [("capture", START, s) for s in range(12)]
-    + [("capture", fen, s) for fen in (KIWIPETE, POS3, POS4, POS5, POS6) for s in range(2)]
-    + [("shuffle", START, s) for s in range(4)]
-    + [("shuffle", KIWIPETE, 0)]
-    + [("quiet", START, s) for s in range(2)]
-    + [("quiet", POS6, 0)]
+    [("uniform", START, s, 0) for s in range(6)]
+    + [("capture", START, s, 0) for s in range(12)]
+    + [("capture", fen, s, 0) for fen in (KIWIPETE, POS3, POS4, POS5, POS6) for s in range(2)]
+    + [("capture", fen, 0, 0) for _, fen, _ in EDGE_CASES]
+    + [("shuffle", START, s, 12) for s in range(4)]
+    + [("shuffle", KIWIPETE, 0, 4), ("shuffle", POS4, 0, 2)]
+    + [("quiet", START, s, 40) for s in range(2)]
+    + [("quiet", POS6, 0, 20)]
+    # a clock near the limits from the first move: claims by the next move, then 75 moves
+    + [("quiet", "r3k3/8/8/8/8/8/8/4K2R w Kq - 96 70", s, 0) for s in range(2)]
 )
 
 
-def _play(comparer: Comparer, policy: str, fen: str, seed: int) -> None:
+def _play(comparer: Comparer, policy: str, fen: str, seed: int, opening: int) -> None:
     rng = random.Random(seed)
     ours, ref = Board("chess", fen), chess.Board(fen)
     start_fen, start_hash = ours.fen(), ours.zobrist_hash()
@@ -323,7 +334,7 @@ def _play(comparer: Comparer, policy: str, fen: str, seed: int) -> None:
         comparer.compare(ours, ref, where)
         if ref.is_game_over() or len(played) >= PLY_CAP:
             break
-        move = _choose(rng, ref, policy, len(played))
+        move = _choose(rng, ref, policy, len(played), opening)
         history.append((ours.fen(), ours.zobrist_hash()))
         mv = ours.parse_move(move.uci())
         ours.push(mv)
@@ -345,8 +356,8 @@ def _play(comparer: Comparer, policy: str, fen: str, seed: int) -> None:
 
 def test_random_games_match_python_chess():
     comparer = Comparer()
-    for policy, fen, seed in GAMES:
-        _play(comparer, policy, fen, seed)
+    for policy, fen, seed, opening in GAMES:
+        _play(comparer, policy, fen, seed, opening)
     seen = comparer.seen
     print(f"\n{comparer.positions} positions compared in {len(GAMES)} games; verdicts seen: {dict(sorted(seen.items()))}")
     assert comparer.positions >= 2000
@@ -359,3 +370,55 @@ def test_random_games_match_python_chess():
         assert seen[kind] > 0, f"no position with {kind} in the random games: {dict(seen)}"
     # en passant squares that python-chess would not print by default (no legal capture) occurred
     assert seen["en passant square"] > seen["legal en passant"]
+
+
+# -- targeted positions and lines -----------------------------------------------------------------
+INSUFFICIENT = [
+    "8/8/8/4k3/8/8/8/4K3 w - - 0 1",        # K v K
+    "8/8/8/4k3/8/8/8/3NK3 w - - 0 1",       # KN v K
+    "8/8/8/4k3/8/8/8/2NNK3 w - - 0 1",      # KNN v K
+    "8/8/8/3qk3/8/8/8/3NK3 w - - 0 1",      # KN v KQ
+    "8/8/8/3rk3/8/8/8/3NK3 b - - 0 1",      # KN v KR
+    "8/8/8/3bk3/8/8/8/3NK3 w - - 0 1",      # KN v KB
+    "8/8/8/4k3/8/8/8/2B1K1B1 w - - 0 1",    # KBB (one colour) v K
+    "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1",     # KBB (both colours) v K
+    "8/8/8/2b1k3/8/8/8/2B1K3 w - - 0 1",    # KB v KB, same colour
+    "8/8/8/3bk3/8/8/8/2B1K3 b - - 0 1",     # KB v KB, opposite colours
+    "8/8/8/3nk3/8/8/8/2B1K3 w - - 0 1",     # KB v KN
+    "8/8/8/4k3/8/8/4p3/2B1K3 w - - 0 1",    # KB v KP
+    "8/8/8/4k3/8/8/8/2Q1K3 w - - 0 1",      # KQ v K
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",       # stalemate
+    "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",       # checkmate
+    "k7/8/1K6/8/8/8/8/1B6 b - - 0 1",       # bare King to move against KB (insufficient, not mate)
+]
+
+
+@pytest.mark.parametrize("fen", INSUFFICIENT)
+def test_static_verdicts(fen):
+    Comparer().compare(Board("chess", fen), chess.Board(fen), fen)
+
+
+# (starting FEN, moves, expected python-chess is_repetition(2) at the end)
+LINES = [
+    # an en passant square nobody can use does not tell positions apart ...
+    (START, "e2e4 g8f6 g1f3 f6g8 f3g1", True),
+    # ... but one that can be used does (d6 is capturable by the e5 pawn)
+    (START, "e2e4 g8f6 e4e5 d7d5 g1f3 b8c6 f3g1 c6b8 g1f3 b8c6 f3g1 c6b8", True),
+    (START, "e2e4 g8f6 e4e5 d7d5 g1f3 f6g8 f3g1 g8f6", False),
+    # en passant that is pseudo-legal only (the capturing pawn is pinned): not in the key
+    ("1k6/8/8/8/1p6/8/P7/1R2K3 w - - 0 1", "a2a4 b8b7 e1d1 b7b8 d1e1", True),
+    # castling rights lost by shuffling King and Rook: no repetition with the earlier positions
+    (KIWIPETE, "e1f1 e8f8 f1e1 f8e8 e1f1 e8f8 f1e1 f8e8 e1f1 e8f8", True),
+]
+
+
+@pytest.mark.parametrize("fen, moves, repeated", LINES)
+def test_scripted_lines(fen, moves, repeated):
+    comparer = Comparer()
+    ours, ref = Board("chess", fen), chess.Board(fen)
+    for text in moves.split():
+        comparer.compare(ours, ref, f"{fen} after {ref.move_stack}")
+        ours.push_text(text)
+        ref.push_uci(text)
+    comparer.compare(ours, ref, f"{fen} after {moves}")
+    assert ref.is_repetition(2) is repeated
