@@ -28,40 +28,29 @@ import platform
 import random
 import sys
 import time
+from pathlib import Path
 
 import chess
 
-from superchess.rules import Board
-from superchess.rules.fen import get_fen, set_fen
-from superchess.rules.perft import perft
-from superchess.rules.position import Position
-from superchess.rules.variant import get_variant
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, for tests.*
+from superchess.rules import Board  # noqa: E402
+from superchess.rules.fen import get_fen, set_fen  # noqa: E402
+from superchess.rules.perft import perft  # noqa: E402
+from superchess.rules.position import Position  # noqa: E402
+from superchess.rules.variant import get_variant  # noqa: E402
+from tests.rules.chess_reference import KIWIPETE, POS3, POS4, POS5, POS6, START, ref_perft  # noqa: E402
 
 # (name, FEN, depth, quick depth)
 ORTHODOX = [
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4, 3),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 2),
-    ("pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 4),
-    ("pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4, 3),
-    ("pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 2),
-    ("pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3, 2),
+    ("start", START, 4, 3),
+    ("kiwipete", KIWIPETE, 4, 2),
+    ("pos3", POS3, 5, 4),
+    ("pos4", POS4, 4, 3),
+    ("pos5", POS5, 3, 2),
+    ("pos6", POS6, 3, 2),
 ]
 SUPER16_DEPTH, SUPER16_QUICK_DEPTH = 3, 2
 MIDDLEGAME_PLIES, MIDDLEGAME_SEED = 30, 2024
-
-
-def ref_perft(board: chess.Board, depth: int) -> int:
-    """python-chess perft with bulk counting at the last ply."""
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.generate_legal_moves():
-        board.push(move)
-        total += ref_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def best_of(repeats: int, fn, *args) -> tuple[int, float]:
