@@ -195,7 +195,7 @@ class Position:
         self.side = other
         self.ep = -1
         self.ep_key = 0
-        if m & DOUBLE:
+        if m & DOUBLE and t.pawn[board[to]] and not board[(fr + to) >> 1]:
             self.ep = (fr + to) >> 1
             if self._ep_capturable():
                 self.ep_key = t.z_ep[self.ep]
@@ -244,13 +244,14 @@ class Position:
         ep = self.ep
         gen = self.tables.gen
         own = self.tables.own[self.side]
+        garrison = self._garrison(self, self.side ^ 1) if self._garrison else NO_CELLS
         for cell in self.variant.geometry.adjacent[ep]:
             p = board[cell]
             if p and own[p] and self.tables.pawn[p]:
                 for kind, entries in gen[p][cell][1]:
                     if kind == EP_CAPTURE:
-                        for t, m, _ in entries:
-                            if t == ep and self.is_safe(m):
+                        for t, m, captured in entries:
+                            if t == ep and self.is_safe(m | DESTROY if captured in garrison else m):
                                 return True
         return False
 
@@ -424,6 +425,9 @@ class Position:
             if any(attacked(board, enemy_att[c]) for c in passing[:-1]):
                 continue
             if self.is_safe(m):
+                plain = kf | kt << TO_SHIFT  # a reprogrammed King may reach kt itself: castling wins
+                if plain in out:
+                    out.remove(plain)
                 out.append(m)
 
     def legal(self) -> list[int]:
@@ -435,7 +439,7 @@ class Position:
         specials: list[int] = []
         if k < 0:  # no King to protect (composed positions of royal-less variants)
             self._generate(own_cells, moves, specials)
-            return moves + specials
+            return moves + list(dict.fromkeys(specials))
         board = self.board
         enemy_att = self.tables.attacks[side ^ 1]
         checkers = attackers(board, enemy_att[k])
@@ -446,28 +450,33 @@ class Position:
             if not attacked(board, enemy_att[(m >> TO_SHIFT) & CELL_MASK]):
                 moves.append(m)
         board[k] = self.tables.king_code[side]
-        if len(checkers) > 1:
-            return moves
         pinned = self._pinned(k, side)
         others = own_cells - pinned
         others.discard(k)
+        risky: list[int] = []
         if not checkers:
             self._generate(others, moves, specials)
             self._castling_moves(moves)
-            risky: list[int] = []
-        else:
+        elif len(checkers) == 1:  # capture the checker or block its one path
             a, between = checkers[0]
             targets = set(between)
             targets.add(a)
-            risky = []
+            replies: list[int] = []
+            self._generate(others, replies, specials)
+            moves.extend(m for m in replies if (m >> TO_SHIFT) & CELL_MASK in targets)
+        else:  # several attack paths: with lame pieces one block may still parry them all
             self._generate(others, risky, specials)
-            moves.extend(m for m in risky if (m >> TO_SHIFT) & CELL_MASK in targets)
-            risky = []
         if pinned:
             self._generate(pinned, risky, specials)
         is_safe = self.is_safe
         moves.extend(m for m in risky if is_safe(m))
-        moves.extend(m for m in specials if is_safe(m))
+        for m in dict.fromkeys(specials):  # a reprogrammed slide can reach a square twice
+            if is_safe(m):
+                if m & EP:  # en passant takes the text of a plain diagonal move to that square
+                    twin = m & (CELL_MASK | CELL_MASK << TO_SHIFT)
+                    if twin in moves:
+                        moves.remove(twin)
+                moves.append(m)
         return moves
 
     def repetitions(self) -> int:

@@ -273,13 +273,37 @@ def piece_targets(pos: NPos, origin):
 
 def can_capture_on(pos: NPos, origin, target) -> bool:
     """Could the piece on `origin` capture an enemy standing on `target` (whatever stands there)?"""
+    # Same meaning as `target in [t for t, between in reach(...) if between is empty]`, but solved
+    # for the one target instead of enumerating every target (this is the hot spot of the oracle).
     letter, side = pos.board[origin]
+    fwd = 1 if side == 0 else -1
+    dx, dy = target[0] - origin[0], (target[1] - origin[1]) * fwd   # in the owner's frame
+
+    def empty(offsets) -> bool:
+        return not any((origin[0] + x, origin[1] + y * fwd) in pos.board for x, y in offsets)
+
     for rule in rules_for(pos, letter, side):
         if not rule.capture or (rule.ranks and own_rank(pos, origin, side) not in rule.ranks):
             continue
-        for t, between in reach(pos, origin, side, rule):
-            if t == target and not any(b in pos.board for b in between):
-                return True
+        for v in rule.vectors:
+            if rule.mode == "jump":
+                if v == (dx, dy):
+                    return True
+            elif rule.mode == "step":
+                if v == (dx, dy):
+                    g = gcd(abs(dx), abs(dy))
+                    if empty([(dx // g * k, dy // g * k) for k in range(1, g)]):
+                        return True
+            elif rule.mode == "slide":
+                # target = k * v for a whole k >= 1 (and k <= limit)?
+                k = dx // v[0] if v[0] else dy // v[1]
+                if k >= 1 and (k * v[0], k * v[1]) == (dx, dy) and (rule.limit is None or k <= rule.limit):
+                    if empty([(v[0] * j, v[1] * j) for j in range(1, k)]):
+                        return True
+            elif rule.mode == "path":
+                if v[-1] == (dx, dy) and all(pos.on_board((origin[0] + x, origin[1] + y * fwd))
+                                             for x, y in v) and empty(v[:-1]):
+                    return True
     return False
 
 
@@ -361,6 +385,9 @@ def pseudo_moves(pos: NPos) -> list[NMove]:
             continue
         if in_check(pos, side):
             continue
+        # the squares the King crosses are judged in the position before castling, the King still
+        # on its square (FIDE's reading; R6 does not say - it matters only for lame attackers such
+        # as an Archbishop whose corner square is the King's square)
         step = 1 if kt[0] > kf[0] else -1
         crossed = [(f, kf[1]) for f in range(kf[0] + step, kt[0], step)]
         if any(attacked(pos, c, 1 - side) for c in crossed):
@@ -402,36 +429,44 @@ def play(pos: NPos, mv: NMove) -> NPos:
         if kf not in touched and rf not in touched:
             rights += ch
     new.castling = rights
-    # en passant square: after a two-square straight advance of a Super Pawn that is still a pawn
+    # en passant square (R7): after a two-square straight advance of a Super Pawn. Rulings where
+    # the text is silent (only reachable with reprogrammed pawns or a double step onto the last
+    # rank): no right when the pawn promoted on arrival (the piece there is no Super Pawn any more)
+    # or did not survive it (Fortress rule), or when the skipped square is occupied (a capturer
+    # could not land there). A reprogrammed pawn's straight two-square capture counts as an advance.
     fwd = 1 if side == 0 else -1
     new.ep = None
-    if (piece[0] == "P" and not mv.castle and mv.captured is None and not mv.promo
-            and mv.to == (mv.frm[0], mv.frm[1] + 2 * fwd)):
-        new.ep = (mv.frm[0], mv.frm[1] + fwd)
+    skipped = (mv.frm[0], mv.frm[1] + fwd)
+    if (piece[0] == "P" and not mv.castle and not mv.destroy and not mv.promo
+            and mv.to == (mv.frm[0], mv.frm[1] + 2 * fwd) and skipped not in b):
+        new.ep = skipped
     new.halfmove = 0 if (piece[0] == "P" or mv.captured is not None) else pos.halfmove + 1
     new.fullmove = pos.fullmove + (1 if side == 1 else 0)
     new.turn = 1 - side
     return new
 
 
-def legal_list(pos: NPos) -> list[tuple[str, NPos]]:
-    """(move text, resulting position) for every legal move. A move is legal when afterwards no
-    enemy piece could capture the mover's King. Two different moves may share a text only in the
-    reprogrammed-pawn corner case where a pawn may both move and capture en passant onto the
-    skipped square; both are listed."""
+def legal_moves(pos: NPos) -> list[tuple[NMove, NPos]]:
+    """(move, resulting position) for every legal move. A move is legal when afterwards no enemy
+    piece could capture the mover's King. With reprogrammed pieces a plain move can share its text
+    with castling (a King programmed to reach the castling square) or with an en passant capture (a
+    pawn programmed to move diagonally): the special move takes the text, the plain move is not
+    offered (the project's ruling, see the README)."""
     out = []
     for mv in pseudo_moves(pos):
         after = play(pos, mv)
         if not in_check(after, pos.turn):
-            out.append((mv.text, after))
-    return out
+            out.append((mv, after))
+    special = {mv.text for mv, _ in out if mv.castle or mv.captured not in (None, mv.to)}
+    return [(mv, after) for mv, after in out
+            if mv.text not in special or mv.castle or mv.captured not in (None, mv.to)]
 
 
 def legal(pos: NPos) -> dict[str, NPos]:
     """Legal move text -> resulting position (the first, should two moves share a text)."""
     out: dict[str, NPos] = {}
-    for text, after in legal_list(pos):
-        out.setdefault(text, after)
+    for mv, after in legal_moves(pos):
+        out.setdefault(mv.text, after)
     return out
 
 
@@ -445,7 +480,18 @@ def naive_legal(board) -> set[str]:
 
 def naive_legal_list(board) -> list[str]:
     """The legal move texts, sorted, with repetitions should two moves share a text."""
-    return sorted(text for text, _ in legal_list(from_board(board)))
+    return sorted(mv.text for mv, _ in legal_moves(from_board(board)))
+
+
+def ep_captures(pos: NPos) -> set[str]:
+    """The legal en passant captures (texts)."""
+    return {mv.text for mv in pseudo_moves(pos)
+            if mv.captured not in (None, mv.to) and not in_check(play(pos, mv), pos.turn)}
+
+
+def naive_ep_captures(board) -> set[str]:
+    """The legal en passant captures of the board's position."""
+    return ep_captures(from_board(board))
 
 
 def naive_after(board, text: str) -> str:

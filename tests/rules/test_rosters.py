@@ -165,3 +165,25 @@ def test_reprogrammed_pawn_double_advance_grants_en_passant():
     b = with_rosters({"e5": "P", "d7": "p", **KINGS}, r1)
     b.push_text("e5e7")
     assert "d7e6" in {m.text for m in b.legal_moves}
+
+
+# -- a special move and a programmed plain move with the same text --------------------------
+def test_castling_takes_the_text_when_the_king_could_also_step_there():
+    r1 = roster(K=("jump", [(2, 0), (-2, 0)]))
+    pieces = {"a1": "R", "i1": "K", "p1": "R", "i16": "k"}
+    b = with_rosters(pieces, r1, castling="KQ")
+    assert sorted(m.text for m in b.legal_moves if m.from_cell == b.cell("i1")) == ["i1g1", "i1k1"]
+    b.push_text("i1k1")
+    assert b.piece_at("j1").letter == "R" and b.piece_at("p1") is None
+    b = with_rosters(pieces, r1, castling="-")  # without the right it is the King's own move
+    b.push_text("i1k1")
+    assert b.piece_at("p1").letter == "R" and b.piece_at("j1") is None
+
+
+def test_en_passant_takes_the_text_when_the_pawn_could_also_move_there():
+    r2 = roster(P=("jump", [(0, 1), (1, 1), (-1, 1)]))  # Player 2's pawns also move diagonally
+    b = with_rosters({"e5": "P", "d7": "p", **KINGS}, None, r2)
+    b.push_text("e5e7")
+    assert [m.text for m in b.legal_moves].count("d7e6") == 1
+    b.push_text("d7e6")
+    assert b.piece_at("e7") is None  # the double-stepped pawn was captured
