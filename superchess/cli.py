@@ -6,7 +6,6 @@ import sys
 import click
 
 from .rules import VARIANT_NAMES, Board, Roster
-from .rules.perft import divide, perft
 
 
 def _board(variant: str, fen: str | None, moves: tuple[str, ...] = (), roster1: str = "",
@@ -61,14 +60,13 @@ def moves(variant: str, fen: str | None, roster1: str, roster2: str, moves_flag:
 def perft_cmd(variant: str, fen: str | None, roster1: str, roster2: str, depth: int, show_divide: bool) -> None:
     """Count the leaf nodes of the legal move tree; the last line is the count alone."""
     board = _board(variant, fen, (), roster1, roster2)
-    pos = board._pos
     if show_divide and depth >= 1:
-        rows = sorted((board._move(m).text, n) for m, n in divide(pos, depth))
-        for text, n in rows:
-            click.echo(f"{text}: {n}")
+        rows = board.divide(depth)
+        for move, n in rows:
+            click.echo(f"{move.text}: {n}")
         click.echo(sum(n for _, n in rows))
     else:
-        click.echo(perft(pos, depth))
+        click.echo(board.perft(depth))
 
 
 @cli.command()

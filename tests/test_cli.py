@@ -8,7 +8,6 @@ import pytest
 
 from superchess.cli import main
 from superchess.rules import Board
-from superchess.rules.perft import perft
 
 
 def run(capsys, *argv):
@@ -40,7 +39,7 @@ def test_moves_from_a_fen(capsys):
 
 def test_perft_last_line_is_the_count(capsys):
     code, out, _ = run(capsys, "perft", "--variant", "super16", "--depth", "2")
-    assert code == 0 and out.strip().splitlines()[-1] == str(perft(Board("super16")._pos, 2))
+    assert code == 0 and out.strip().splitlines()[-1] == str(Board("super16").perft(2))
 
 
 def test_perft_divide_sums_to_the_total(capsys):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from .encoding import CASTLE, CELL_MASK, DESTROY, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
 from .fen import get_fen, set_fen
 from .outcome import Outcome, Termination
+from .perft import divide, perft
 from .position import Position
 from .program import Roster
 from .variant import Variant, get_variant
@@ -193,6 +194,14 @@ class Board:
 
     def peek(self) -> Move | None:
         return self.move_stack[-1] if self.move_stack else None
+
+    def perft(self, depth: int) -> int:
+        """Leaf nodes of the legal move tree `depth` plies deep."""
+        return perft(self._pos, depth)
+
+    def divide(self, depth: int) -> list[tuple[Move, int]]:
+        """(move, leaf count below it) for each legal move, sorted by move text."""
+        return sorted(((self._move(m), n) for m, n in divide(self._pos, depth)), key=lambda r: r[0].text)
 
     def effects(self, move: Move) -> list[tuple[str, Piece | None, Piece | None]]:
         """What the move changes, cell by cell: (square, piece before, piece after)."""

@@ -101,7 +101,7 @@ def set_fen(pos: Position, fen: str) -> None:
     pos.halfmove, pos.fullmove = int(half), int(full)
     if pos.kings[pos.side ^ 1] >= 0 and pos.is_attacked(pos.kings[pos.side ^ 1], pos.side):
         raise FenError("the side not to move is in check")
-    if pos.ep >= 0 and pos._ep_capturable():
+    if pos.ep >= 0 and pos.ep_capturable():
         pos.ep_key = t.z_ep[pos.ep]
     pos.hash = pos.rehash()
 

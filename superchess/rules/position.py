@@ -11,7 +11,7 @@ from __future__ import annotations
 from .encoding import (CASTLE, CELL_MASK, DESTROY, DOUBLE, EP, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT,
                        SPECIAL, TO_SHIFT, code_of)
 from .program import Roster
-from .tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, NO_CELLS, PAT_C, PAT_M, PAT_MC, POST_DEDUPE,
+from .tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, NO_CELLS, PAT_C, PAT_M, POST_DEDUPE,
                      POST_PROMO, RAY_C, RAY_M, RAY_MC, Tables, tables_for)
 from .variant import Variant
 
@@ -197,7 +197,7 @@ class Position:
         self.ep_key = 0
         if m & DOUBLE and t.pawn[board[to]] and not board[(fr + to) >> 1]:
             self.ep = (fr + to) >> 1
-            if self._ep_capturable():
+            if self.ep_capturable():
                 self.ep_key = t.z_ep[self.ep]
                 h ^= self.ep_key
         self.hash = h
@@ -237,7 +237,7 @@ class Position:
         self.kings[0] = k0
         self.kings[1] = k1
 
-    def _ep_capturable(self) -> bool:
+    def ep_capturable(self) -> bool:
         """After a double step: can the side to move legally capture en passant? (Only then does
         the en passant square count in the hash, so repetition matches the FIDE notion.)"""
         board = self.board

@@ -79,12 +79,7 @@ def _position(fen: str) -> Position:
 
 
 def _our_divide(board: Board, depth: int) -> dict[str, int]:
-    out = {}
-    for mv in board.legal_moves:
-        board.push(mv)
-        out[mv.text] = perft(board._pos, depth - 1)
-        board.pop()
-    return out
+    return {mv.text: n for mv, n in board.divide(depth)}
 
 
 def _ref_divide(board: chess.Board, depth: int) -> dict[str, int]:
