@@ -76,6 +76,21 @@ def fen(variant: str) -> None:
     click.echo(Board(variant).fen())
 
 
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port.")
+@click.option("--data", default="data", show_default=True, help="Folder for the database.")
+def serve(host: str, port: int, data: str) -> None:
+    """Run the game server (with its embedded database) and print the URL to open."""
+    import uvicorn
+
+    from .server.app import create_app
+
+    app = create_app(data)
+    click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {data}/)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: errors become one line on stderr and a non-zero exit code."""
     try:

@@ -1,0 +1,1 @@
+"""The game server: matches, players, clocks, persistence and websockets over the rules layer."""

@@ -1,0 +1,343 @@
+"""HTTP and websocket endpoints (see docs/protocol.md)."""
+from __future__ import annotations
+
+import json
+import re
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Callable
+
+from argon2 import PasswordHasher
+from argon2.exceptions import VerificationError
+from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from ..rules import VARIANT_NAMES, Board, get_variant
+from ..rules.record import Game
+from .clock import TIME_CONTROLS
+from .hub import Connection, Hub
+from .live import ActionError
+from .store import GameRow, PlayerRow, Store, new_token
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+MAX_MESSAGE = 4096  # bytes of one websocket message
+GUEST_COOKIE, SESSION_COOKIE = "sc_guest", "sc_session"
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{3,20}\Z")
+COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
+_hasher = PasswordHasher()  # argon2id
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=40)
+    password: str = Field(max_length=200)
+
+
+class ColourIn(BaseModel):
+    colour: str = Field(max_length=7)
+
+
+class MatchIn(BaseModel):
+    variant: str = Field("super16", max_length=20)
+    time_control: str = Field("blitz-3+2", max_length=30)
+    creator_side: int = Field(0, ge=0, le=1)
+    fen: str | None = Field(None, max_length=1000)
+    invite: str | None = Field(None, max_length=40)
+
+
+def _me(p: PlayerRow) -> dict:
+    return {"id": p.id, "name": p.name, "account": p.password_hash is not None, "colour": p.colour}
+
+
+def create_app(data_dir: str | Path = "data", db_url: str | None = None,
+               now: Callable[[], int] | None = None) -> FastAPI:
+    """The server application. `now` (milliseconds) can be injected so tests drive the clocks."""
+    now = now or (lambda: int(time.time() * 1000))
+    store = Store(db_url) if db_url else Store.in_folder(data_dir)
+    hub = Hub(store, now)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        hub.resume()
+        yield
+
+    app = FastAPI(title="superchess", lifespan=lifespan)
+    app.state.hub = hub
+    app.state.store = store
+
+    # -- identity ---------------------------------------------------------------------------
+    def identity(request: Request, response: Response) -> PlayerRow:
+        for cookie in (SESSION_COOKIE, GUEST_COOKIE):
+            token = request.cookies.get(cookie)
+            if token:
+                p = store.session_player(token)
+                if p:
+                    return p
+        for _ in range(5):
+            name = f"Guest-{new_token(4)[:6]}"
+            if not store.player_by_name(name):
+                break
+        p = store.add_player(name, None, now())
+        response.set_cookie(GUEST_COOKIE, store.add_session(p.id, now()), max_age=10 * 365 * 86400,
+                            httponly=True, samesite="lax")
+        return p
+
+    def ws_identity(ws: WebSocket) -> PlayerRow | None:
+        for cookie in (SESSION_COOKIE, GUEST_COOKIE):
+            token = ws.cookies.get(cookie)
+            if token:
+                p = store.session_player(token)
+                if p:
+                    return p
+        return None
+
+    @app.get("/api/me")
+    def me(p: PlayerRow = Depends(identity)) -> dict:
+        return _me(p)
+
+    @app.post("/api/register")
+    def register(body: Credentials, response: Response) -> dict:
+        if not NAME_RE.match(body.name) or body.name.lower().startswith("guest"):
+            raise HTTPException(400, "names are 3-20 letters, digits, _ or -, and may not start with 'guest'")
+        if len(body.password) < 8:
+            raise HTTPException(400, "passwords need at least 8 characters")
+        if store.player_by_name(body.name):
+            raise HTTPException(409, f"the name {body.name} is taken")
+        p = store.add_player(body.name, _hasher.hash(body.password), now())
+        response.set_cookie(SESSION_COOKIE, store.add_session(p.id, now()), httponly=True, samesite="lax")
+        return _me(p)
+
+    @app.post("/api/login")
+    def login(body: Credentials, response: Response) -> dict:
+        p = store.player_by_name(body.name)
+        try:
+            if p is None or p.password_hash is None:
+                raise VerificationError()
+            _hasher.verify(p.password_hash, body.password)
+        except VerificationError:
+            raise HTTPException(401, "wrong name or password") from None
+        response.set_cookie(SESSION_COOKIE, store.add_session(p.id, now()), httponly=True, samesite="lax")
+        return _me(p)
+
+    @app.post("/api/logout")
+    def logout(request: Request, response: Response) -> dict:
+        token = request.cookies.get(SESSION_COOKIE)
+        if token:
+            store.drop_session(token)
+        response.delete_cookie(SESSION_COOKIE)
+        return {"ok": True}
+
+    @app.put("/api/me/colour")
+    def set_colour(body: ColourIn, p: PlayerRow = Depends(identity)) -> dict:
+        if not COLOUR_RE.match(body.colour):
+            raise HTTPException(400, "a colour is written #rrggbb")
+        p = store.update_player(p.id, colour=body.colour.lower())
+        hub.colour_changed(p.id, p.colour)
+        return _me(p)
+
+    # -- matches ----------------------------------------------------------------------------
+    @app.get("/api/options")
+    def options() -> dict:
+        variants = [get_variant(v) for v in VARIANT_NAMES]
+        return {"variants": [{"name": v.name, "title": v.title, "files": v.geometry.files,
+                              "ranks": v.geometry.ranks} for v in variants],
+                "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
+                                   "increment": tc.increment_ms // 1000, "daily": tc.daily}
+                                  for tc in TIME_CONTROLS.values()]}
+
+    @app.post("/api/matches")
+    def create_match(body: MatchIn, p: PlayerRow = Depends(identity)) -> dict:
+        if body.variant not in VARIANT_NAMES:
+            raise HTTPException(400, f"unknown variant {body.variant!r}")
+        if body.time_control not in TIME_CONTROLS:
+            raise HTTPException(400, f"unknown time control {body.time_control!r}")
+        fen = body.fen.strip() if body.fen and body.fen.strip() else None
+        try:
+            Board(body.variant, fen)
+        except ValueError as e:
+            raise HTTPException(400, f"bad start position: {e}") from None
+        invited = None
+        if body.invite:
+            invited = store.player_by_name(body.invite.strip())
+            if invited is None or invited.password_hash is None:
+                raise HTTPException(404, f"no account named {body.invite.strip()!r}")
+            if invited.id == p.id:
+                raise HTTPException(400, "you cannot invite yourself")
+        t = now()
+        tc = TIME_CONTROLS[body.time_control]
+        start = tc.per_move_ms if tc.daily else tc.initial_ms
+        row = GameRow(id=new_token(9), variant=body.variant, start_fen=fen, time_control=tc.id, status="waiting",
+                      creator_id=p.id, creator_side=body.creator_side, invited_id=invited.id if invited else None,
+                      invite_token=new_token(), remaining0=start, remaining1=start, version=0,
+                      created_at=t, updated_at=t)
+        setattr(row, f"player{body.creator_side}_id", p.id)
+        store.add_game(row)
+        return {"game_id": row.id, "invite_url": f"/invite/{row.invite_token}"}
+
+    def _invitation(row: GameRow | None, p: PlayerRow) -> dict:
+        if row is None:
+            raise HTTPException(404, "no such invitation")
+        creator = store.player(row.creator_id)
+        return {"game_id": row.id, "variant": row.variant, "title": get_variant(row.variant).title,
+                "time_control": TIME_CONTROLS[row.time_control].name, "creator": creator.name,
+                "your_side": row.creator_side ^ 1, "fen": row.start_fen, "status": row.status,
+                "yours": row.creator_id == p.id}
+
+    async def _accept(row: GameRow | None, p: PlayerRow) -> dict:
+        if row is None:
+            raise HTTPException(404, "no such invitation")
+        if row.creator_id == p.id:
+            raise HTTPException(400, "this is your own invitation; send the link to your opponent")
+        if row.invited_id is not None and row.invited_id != p.id:
+            raise HTTPException(403, "this invitation is for another player")
+        players = [None, None]
+        players[row.creator_side] = row.creator_id
+        players[row.creator_side ^ 1] = p.id
+        try:
+            await hub.start_game(row.id, players[0], players[1])
+        except ActionError as e:
+            raise HTTPException(409, str(e)) from None
+        return {"game_id": row.id}
+
+    async def _decline(row: GameRow | None, p: PlayerRow) -> dict:
+        if row is None:
+            raise HTTPException(404, "no such invitation")
+        if row.invited_id is not None and row.invited_id != p.id and row.creator_id != p.id:
+            raise HTTPException(403, "this invitation is for another player")
+        try:
+            await hub.decline(row.id)
+        except ActionError as e:
+            raise HTTPException(409, str(e)) from None
+        return {"ok": True}
+
+    @app.get("/api/invitations/{token}")
+    def invitation(token: str, p: PlayerRow = Depends(identity)) -> dict:
+        return _invitation(store.game_by_token(token), p)
+
+    @app.post("/api/invitations/{token}/accept")
+    async def accept_token(token: str, p: PlayerRow = Depends(identity)) -> dict:
+        return await _accept(store.game_by_token(token), p)
+
+    @app.post("/api/invitations/{token}/decline")
+    async def decline_token(token: str, p: PlayerRow = Depends(identity)) -> dict:
+        return await _decline(store.game_by_token(token), p)
+
+    def _addressed(game_id: str, p: PlayerRow) -> GameRow:
+        row = store.game(game_id)
+        if row is None or row.invited_id != p.id:
+            raise HTTPException(404, "no invitation for you in that game")
+        return row
+
+    @app.post("/api/games/{game_id}/accept")
+    async def accept_addressed(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
+        return await _accept(_addressed(game_id, p), p)
+
+    @app.post("/api/games/{game_id}/decline")
+    async def decline_addressed(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
+        return await _decline(_addressed(game_id, p), p)
+
+    @app.get("/api/games")
+    def my_games(p: PlayerRow = Depends(identity)) -> dict:
+        out = {"ongoing": [], "finished": [], "invitations": []}
+        for row in store.games_of(p.id):
+            g = hub.game(row.id)
+            side = g.side_of(p.id)
+            opp_id = row.player1_id if side == 0 else row.player0_id if side == 1 else row.creator_id
+            opponent = store.player(opp_id).name if opp_id else None
+            summary = {"id": row.id, "variant": row.variant, "time_control": TIME_CONTROLS[row.time_control].name,
+                       "opponent": opponent, "your_side": side, "status": g.row.status,
+                       "your_turn": g.row.status == "active" and side == g.game.board.turn,
+                       "result": g.row.result, "termination": g.row.termination,
+                       "invite_url": f"/invite/{row.invite_token}" if row.creator_id == p.id else None}
+            if g.row.status == "active":
+                out["ongoing"].append(summary)
+            elif g.row.status == "waiting":
+                if row.creator_id == p.id or row.invited_id == p.id:
+                    out["invitations"].append(summary)
+            else:
+                out["finished"].append(summary)
+        return out
+
+    @app.get("/api/games/{game_id}")
+    def game_state(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
+        g = hub.game(game_id)
+        if g is None:
+            raise HTTPException(404, "no such game")
+        return hub.message(g, p.id, now())
+
+    @app.get("/api/games/{game_id}/record")
+    def game_record(game_id: str) -> PlainTextResponse:
+        g = hub.game(game_id)
+        if g is None:
+            raise HTTPException(404, "no such game")
+        record = Game.parse(g.game.export())  # a copy to put the players' names on
+        record.headers.update({"Site": "superchess", "Player1": g.names.get(g.row.player0_id) or "?",
+                               "Player2": g.names.get(g.row.player1_id) or "?",
+                               "Date": time.strftime("%Y.%m.%d", time.gmtime(g.row.created_at / 1000)),
+                               "TimeControl": g.tc.name})
+        return PlainTextResponse(record.export(), headers={
+            "Content-Disposition": f'attachment; filename="superchess-{game_id}.pgn"'})
+
+    # -- websocket --------------------------------------------------------------------------
+    @app.websocket("/ws/games/{game_id}")
+    async def game_socket(ws: WebSocket, game_id: str) -> None:
+        player = ws_identity(ws)
+        await ws.accept()
+        conn = Connection(ws.send_text, player.id if player else None)
+        conn.start()
+        if not hub.join(game_id, conn):
+            conn.send({"type": "error", "message": "no such game"})
+            await ws.close(code=4404)
+            conn.close()
+            return
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    text = (msg.get("bytes") or b"").decode("utf-8", "replace")
+                error = await _handle(game_id, conn, text)
+                if error:
+                    conn.send({"type": "error", "message": error})
+        finally:
+            hub.leave(game_id, conn)
+
+    async def _handle(game_id: str, conn: Connection, text: str) -> str | None:
+        if len(text.encode()) > MAX_MESSAGE:
+            return f"message too large (at most {MAX_MESSAGE} bytes)"
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return "malformed message: not JSON"
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            return 'malformed message: expected an object with a "type"'
+        if data["type"] == "sync":
+            conn.send(hub.message(hub.game(game_id), conn.player_id, now()))
+            return None
+        try:
+            await hub.act(game_id, conn.player_id, data["type"], data)
+        except (ActionError, LookupError) as e:
+            return str(e)
+        return None
+
+    # -- pages ------------------------------------------------------------------------------
+    pages = WEB / "pages"
+    app.mount("/static", StaticFiles(directory=WEB / "static", check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def home() -> FileResponse:
+        return FileResponse(pages / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    def game_page(game_id: str) -> FileResponse:
+        return FileResponse(pages / "game.html")
+
+    @app.get("/invite/{token}", include_in_schema=False)
+    def invite_page(token: str) -> FileResponse:
+        return FileResponse(pages / "invite.html")
+
+    return app

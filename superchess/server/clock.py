@@ -1,0 +1,91 @@
+"""Game clocks (super16 R18), pure objects: time comes in as milliseconds from the caller, so the
+server feeds real time and tests feed whatever they like."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+
+FIRST_MOVE_WINDOW_MS = 60_000  # an untimed first move must still come within this (Daily: 24 h)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    id: str
+    name: str
+    initial_ms: int = 0
+    increment_ms: int = 0
+    per_move_ms: int = 0  # Daily: each move within this time
+
+    @property
+    def daily(self) -> bool:
+        return self.per_move_ms > 0
+
+    @property
+    def first_move_window_ms(self) -> int:
+        return self.per_move_ms if self.daily else FIRST_MOVE_WINDOW_MS
+
+
+def _load() -> dict[str, TimeControl]:
+    data = tomllib.loads(resources.files(__package__).joinpath("timecontrols.toml").read_text())
+    return {d["id"]: TimeControl(d["id"], d["name"], d.get("initial", 0) * 1000, d.get("increment", 0) * 1000,
+                                 d.get("per_move", 0) * 1000)
+            for d in data["time_control"]}
+
+
+TIME_CONTROLS = _load()
+
+
+class Clock:
+    """Remaining time per side. Only the side to move runs; the first move of each side is not
+    timed (but must come within the first-move window, else the game is aborted); the increment is
+    added after each of a side's moves; Daily resets to the per-move allowance every turn."""
+
+    def __init__(self, tc: TimeControl, remaining: list[int] | None = None, moves_made: int = 0) -> None:
+        self.tc = tc
+        start = tc.per_move_ms if tc.daily else tc.initial_ms
+        self.remaining = list(remaining) if remaining else [start, start]
+        self.moves_made = moves_made  # half-moves played so far
+        self.running: int | None = None
+        self.turn_started = 0
+
+    def start(self, side: int, now: int) -> None:
+        """The clock of `side` starts running (its turn begins) at `now`."""
+        self.running = side
+        self.turn_started = now
+        if self.tc.daily:
+            self.remaining[side] = self.tc.per_move_ms
+
+    def stop(self, now: int) -> None:
+        if self.running is not None and self.timed():
+            self.remaining[self.running] = self.left(self.running, now)
+        self.running = None
+
+    def timed(self) -> bool:
+        """Is the running side's current move timed? (Each side's first move is not.)"""
+        return self.moves_made >= 2
+
+    def left(self, side: int, now: int) -> int:
+        if side != self.running or not self.timed():
+            return self.remaining[side]
+        return self.remaining[side] - (now - self.turn_started)
+
+    def on_move(self, now: int) -> None:
+        """The running side moved at `now`: charge it, add the increment, start the other side."""
+        side = self.running
+        if self.timed():
+            self.remaining[side] = self.left(side, now) + self.tc.increment_ms
+        self.moves_made += 1
+        self.start(side ^ 1, now)
+
+    def deadline(self) -> int | None:
+        """When (ms) the running side's time runs out or its untimed first move is overdue."""
+        if self.running is None:
+            return None
+        if not self.timed():
+            return self.turn_started + self.tc.first_move_window_ms
+        return self.turn_started + self.remaining[self.running]
+
+    def expired(self, now: int) -> bool:
+        d = self.deadline()
+        return d is not None and now >= d

@@ -1,0 +1,185 @@
+"""The live games: one lock per game so its events are processed one at a time, persistence before
+announcement, per-viewer broadcast to websocket connections, and clock timers."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from typing import Callable
+
+from .live import ActionError, LiveGame
+from .store import Store
+
+log = logging.getLogger("superchess.server")
+
+
+class Connection:
+    """One websocket viewer; messages go out through its own queue so a slow client never holds up
+    a game."""
+
+    def __init__(self, send_text: Callable, player_id: int | None) -> None:
+        self.send_text = send_text
+        self.player_id = player_id
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._writer())
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                await self.send_text(await self.queue.get())
+        except Exception:  # the socket closed: the reader side cleans up
+            pass
+
+    def send(self, message: dict | str) -> None:
+        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
+
+    def close(self) -> None:
+        if self.task:
+            self.task.cancel()
+
+
+class Hub:
+    def __init__(self, store: Store, now: Callable[[], int]) -> None:
+        self.store = store
+        self.now = now
+        self.live: dict[str, LiveGame] = {}
+        self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self._colours: dict[int, str | None] = {}
+
+    # -- loading ----------------------------------------------------------------------------
+    def game(self, game_id: str) -> LiveGame | None:
+        g = self.live.get(game_id)
+        if g is None:
+            row = self.store.game(game_id)
+            if row is None:
+                return None
+            names = {}
+            for pid in (row.player0_id, row.player1_id):
+                if pid:
+                    names[pid] = self.store.player(pid).name
+            g = self.live[game_id] = LiveGame(row, self.store.moves(game_id), names, self.now())
+        return g
+
+    def resume(self) -> None:
+        """After a (re)start: load every game in progress and arm its clock."""
+        for game_id in self.store.active_game_ids():
+            self._schedule(self.game(game_id))
+
+    def colour_changed(self, player_id: int, colour: str | None) -> None:
+        self._colours[player_id] = colour
+
+    def _colour(self, player_id: int | None) -> str | None:
+        if player_id is None:
+            return None
+        if player_id not in self._colours:
+            p = self.store.player(player_id)
+            self._colours[player_id] = p.colour if p else None
+        return self._colours[player_id]
+
+    # -- events -----------------------------------------------------------------------------
+    async def act(self, game_id: str, player_id: int | None, action: str, payload: dict) -> dict:
+        """Process one action on a game; raises ActionError (nothing changed) or LookupError."""
+        async with self.locks[game_id]:
+            g = self.game(game_id)
+            if g is None:
+                raise LookupError("no such game")
+            now = self.now()
+            plies = len(g.game.board.move_stack)
+            event = g.apply(action, g.side_of(player_id), payload, now)
+            self._commit(g, event, now, plies)
+            return event
+
+    async def start_game(self, game_id: str, player0: int, player1: int) -> None:
+        async with self.locks[game_id]:
+            g = self.game(game_id)
+            if g.row.status != "waiting":
+                raise ActionError("this invitation is no longer open")
+            for pid in (player0, player1):
+                g.names[pid] = self.store.player(pid).name
+            now = self.now()
+            g.start(player0, player1, now)
+            self._commit(g, {"kind": "start"}, now, None)
+
+    async def decline(self, game_id: str) -> None:
+        async with self.locks[game_id]:
+            g = self.game(game_id)
+            if g.row.status != "waiting":
+                raise ActionError("this invitation is no longer open")
+            g.row.status = "declined"
+            self._commit(g, {"kind": "declined"}, self.now(), None)
+
+    def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
+        g.row.version += 1
+        new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
+        try:
+            self.store.save_game(g.sync_row(now), new_move)
+        except Exception:
+            self.live.pop(g.row.id, None)  # memory ran ahead of the database: reload from it
+            log.exception("could not save game %s", g.row.id)
+            raise ActionError("the server could not save that; please try again") from None
+        self._schedule(g)
+        self._broadcast(g, event, now)
+
+    def _broadcast(self, g: LiveGame, event: dict, now: int) -> None:
+        for conn in list(self.conns.get(g.row.id, ())):
+            conn.send(self.message(g, conn.player_id, now, event))
+
+    def message(self, g: LiveGame, player_id: int | None, now: int, event: dict | None = None) -> dict:
+        state = g.state(g.side_of(player_id), now, self._colour(player_id))
+        msg = {"type": "state", "version": g.row.version, "state": state}
+        if event:
+            msg["event"] = event
+        return msg
+
+    # -- connections ------------------------------------------------------------------------
+    def join(self, game_id: str, conn: Connection) -> bool:
+        g = self.game(game_id)
+        if g is None:
+            return False
+        self.conns[game_id].add(conn)
+        conn.send(self.message(g, conn.player_id, self.now()))
+        return True
+
+    def leave(self, game_id: str, conn: Connection) -> None:
+        self.conns[game_id].discard(conn)
+        conn.close()
+        if not self.conns[game_id]:
+            del self.conns[game_id]
+
+    # -- clocks -----------------------------------------------------------------------------
+    def _schedule(self, g: LiveGame) -> None:
+        old = self.timers.pop(g.row.id, None)
+        if old:
+            old.cancel()
+        deadline = g.clock.deadline() if g.row.status == "active" else None
+        if deadline is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        delay = max(0.0, (deadline - self.now()) / 1000)
+        self.timers[g.row.id] = loop.call_later(delay, lambda: asyncio.ensure_future(self._expire(g.row.id)))
+
+    async def _expire(self, game_id: str) -> None:
+        try:
+            await self.act(game_id, None, "timeout", {})
+        except ActionError:  # a move came first, or the injected clock says otherwise
+            g = self.live.get(game_id)
+            if g:
+                self._schedule(g)
+
+    async def check_clocks(self) -> None:
+        """Apply every time-out due by now (for tests that move an injected clock)."""
+        for game_id, g in list(self.live.items()):
+            if g.row.status == "active" and g.clock.expired(self.now()):
+                try:
+                    await self.act(game_id, None, "timeout", {})
+                except ActionError:
+                    pass

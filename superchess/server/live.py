@@ -1,0 +1,223 @@
+"""One game as the server holds it: the rules-layer game record, the clock, the players, and the
+state each viewer may see. Pure: no I/O, time comes in as an argument."""
+from __future__ import annotations
+
+from ..rules import IllegalMoveError, Termination
+from ..rules.record import Game, RecordError
+from .clock import TIME_CONTROLS, Clock
+from .store import GameRow
+
+
+class ActionError(Exception):
+    """A refused action; the message is shown to the player and nothing changes."""
+
+
+ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort")
+
+
+def reason_text(game: Game, winner: int | None) -> str:
+    o = game.outcome
+    t = o.termination
+    wins = f"Player {winner + 1} wins" if winner is not None else "draw"
+    if t is Termination.CHECKMATE:
+        return f"Checkmate — {wins}"
+    if t is Termination.RESIGNATION:
+        return f"Player {(winner ^ 1) + 1} resigned — {wins}"
+    if t is Termination.TIME:
+        flagged = game.board.turn + 1
+        return f"Player {flagged} lost on time — {wins}" if winner is not None else \
+            f"Player {flagged} ran out of time, but the opponent cannot mate — draw"
+    if t is Termination.MOVE_RULE:
+        return f"Draw — {game.board.variant.move_rule_claim // 2}-move rule" + (" (claimed)" if o.claimed else "")
+    if t is Termination.REPETITION:
+        return "Draw by repetition" + (" (claimed)" if o.claimed else "")
+    return {Termination.STALEMATE: "Stalemate — draw", Termination.INSUFFICIENT_MATERIAL: "Draw — insufficient material",
+            Termination.AGREEMENT: "Draw by agreement", Termination.ABORTED: "Game aborted"}[t]
+
+
+class LiveGame:
+    def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int) -> None:
+        self.row = row
+        self.names = names
+        self.tc = TIME_CONTROLS[row.time_control]
+        self.game = Game(row.variant, row.start_fen)
+        self.captured: list[list[str]] = [[], []]  # pieces each side has lost
+        for text in moves:
+            self._play(text)
+        self.clock = Clock(self.tc, [row.remaining0, row.remaining1], len(moves))
+        if row.status == "active":  # (re)start the side to move now: server downtime is not charged
+            self.clock.start(self.game.board.turn, now)
+        self._states: dict = {}
+
+    # -- who --------------------------------------------------------------------------------
+    def side_of(self, player_id: int | None) -> int | None:
+        if player_id is None:
+            return None
+        if player_id == self.row.player0_id:
+            return 0
+        if player_id == self.row.player1_id:
+            return 1
+        return None
+
+    # -- changes ----------------------------------------------------------------------------
+    def _play(self, text: str) -> None:
+        board = self.game.board
+        move = board.parse_move(text)
+        for _, piece in board.captures(move):
+            self.captured[piece.side].append(piece.symbol())
+        self.game.play(move.text)
+
+    def start(self, player0: int, player1: int, now: int) -> None:
+        self.row.player0_id, self.row.player1_id = player0, player1
+        self.row.status = "active"
+        self.clock.start(self.game.board.turn, now)
+
+    def apply(self, action: str, side: int | None, payload: dict, now: int) -> dict:
+        """Apply a player's action (or `timeout` with side None); return the event, or raise
+        ActionError with the reason and change nothing."""
+        if action == "timeout":
+            return self._timeout(now)
+        if action not in ACTIONS:
+            raise ActionError(f"unknown action {action!r}")
+        if side is None:
+            raise ActionError("only the players of this game can do that")
+        if self.row.status != "active":
+            raise ActionError("the game is not in progress" if self.row.status != "waiting"
+                              else "the game has not started: the invitation is not accepted yet")
+        if self.clock.expired(now):  # a flag that fell before the timer fired decides first
+            return self._timeout(now)
+        return getattr(self, "_" + action)(side, payload, now)
+
+    def _move(self, side: int, payload: dict, now: int) -> dict:
+        text = payload.get("move")
+        if not isinstance(text, str) or not 0 < len(text) <= 12:
+            raise ActionError("a move needs its text, e.g. h2h4")
+        if side != self.game.board.turn:
+            raise ActionError("it is not your turn")
+        try:
+            self._play(text)
+        except IllegalMoveError as e:
+            raise ActionError(str(e)) from None
+        self.row.draw_offer = None
+        self.clock.on_move(now)
+        if self.game.outcome:
+            self._finish(now)
+        return {"kind": "move", "move": self.game.board.peek().text, "side": side}
+
+    def _resign(self, side: int, payload: dict, now: int) -> dict:
+        self.game.resign(side)
+        return self._finish(now)
+
+    def _offer_draw(self, side: int, payload: dict, now: int) -> dict:
+        if self.row.draw_offer == side ^ 1:
+            return self._accept_draw(side, payload, now)
+        if self.row.draw_offer == side:
+            raise ActionError("you have already offered a draw")
+        self.row.draw_offer = side
+        return {"kind": "draw_offer", "side": side}
+
+    def _accept_draw(self, side: int, payload: dict, now: int) -> dict:
+        if self.row.draw_offer != side ^ 1:
+            raise ActionError("there is no draw offer to accept")
+        self.game.agree_draw()
+        return self._finish(now)
+
+    def _decline_draw(self, side: int, payload: dict, now: int) -> dict:
+        if self.row.draw_offer != side ^ 1:
+            raise ActionError("there is no draw offer to decline")
+        self.row.draw_offer = None
+        return {"kind": "draw_declined", "side": side}
+
+    def _claim_draw(self, side: int, payload: dict, now: int) -> dict:
+        if side != self.game.board.turn:
+            raise ActionError("a draw can be claimed only on your own turn")
+        try:
+            self.game.claim_draw()
+        except RecordError as e:
+            raise ActionError(str(e)) from None
+        return self._finish(now)
+
+    def _abort(self, side: int, payload: dict, now: int) -> dict:
+        if len(self.game.board.move_stack) >= 2:
+            raise ActionError("the game can be aborted only before both sides have moved")
+        self.game.abort()
+        return self._finish(now)
+
+    def _timeout(self, now: int) -> dict:
+        if self.row.status != "active" or not self.clock.expired(now):
+            raise ActionError("no time has run out")
+        if not self.clock.timed():  # a first move that never came: R18 aborts the game
+            self.game.abort()
+        else:
+            self.clock.remaining[self.clock.running] = 0
+            self.game.flag(self.clock.running)
+        return self._finish(now)
+
+    def _finish(self, now: int) -> dict:
+        o = self.game.outcome
+        self.clock.stop(now)
+        self.row.status = "aborted" if o.termination is Termination.ABORTED else "finished"
+        self.row.result = o.result()
+        self.row.termination = o.termination.value
+        self.row.claimed = int(o.claimed)
+        self.row.winner = o.winner
+        self.row.draw_offer = None
+        return {"kind": "end", "termination": o.termination.value, "result": o.result()}
+
+    def sync_row(self, now: int) -> GameRow:
+        """The row to persist: clock times as of the start of the current turn."""
+        self.row.remaining0, self.row.remaining1 = self.clock.remaining
+        self.row.updated_at = now
+        return self.row
+
+    # -- what a viewer sees -----------------------------------------------------------------
+    def state(self, viewer: int | None, now: int, colour: str | None = None) -> dict:
+        base = self._states.get(viewer)
+        if base is None or base["version"] != self.row.version:
+            base = self._states[viewer] = self._state(viewer)
+        out = dict(base)
+        out["clock"] = self._clock_view(now)
+        out["colours"] = {"own": colour if viewer is not None else None}
+        return out
+
+    def _state(self, viewer: int | None) -> dict:
+        board = self.game.board
+        row = self.row
+        geo = board.geometry
+        active = row.status == "active"
+        legal: dict[str, list] = {}
+        if active and viewer == board.turn:
+            for mv in board.legal_moves:
+                legal.setdefault(geo.name(mv.from_cell), []).append(
+                    {"to": geo.name(mv.to_cell), "move": mv.text,
+                     "promotion": mv.promotion.lower() if mv.promotion else None})
+        last = board.peek()
+        check = board.king(board.turn) if board.is_check() else None
+        o = self.game.outcome
+        names = [self.names.get(pid) if pid else None for pid in (row.player0_id, row.player1_id)]
+        return {
+            "id": row.id, "version": row.version, "variant": board.variant.name, "title": board.variant.title,
+            "files": geo.files, "ranks": geo.ranks, "status": row.status,
+            "players": [{"name": names[s], "side": s} for s in (0, 1)],
+            "you": viewer, "fen": board.fen(), "turn": board.turn,
+            "pieces": {sq: p.symbol() for sq, p in board.pieces().items()},
+            "moves": [m.text for m in board.move_stack],
+            "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
+            "check": check, "captured": [list(c) for c in self.captured], "legal": legal,
+            "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
+            "draw_offer": row.draw_offer,
+            "can_claim_draw": bool(active and viewer == board.turn and board.can_claim_draw()),
+            "can_abort": bool(active and viewer is not None and len(board.move_stack) < 2),
+            "result": row.result, "termination": row.termination,
+            "reason": reason_text(self.game, o.winner) if o else None,
+            "time_control": {"id": self.tc.id, "name": self.tc.name},
+            "invite_url": f"/invite/{row.invite_token}" if row.status == "waiting" and viewer is not None else None,
+        }
+
+    def _clock_view(self, now: int) -> dict:
+        c = self.clock
+        running = c.running if self.row.status == "active" else None
+        return {"remaining": [max(0, c.left(s, now)) for s in (0, 1)], "running": running,
+                "timed": c.timed(), "server_time": now, "daily": self.tc.daily,
+                "deadline": c.deadline() if running is not None else None,
+                "initial": self.tc.initial_ms, "increment": self.tc.increment_ms}

@@ -1,0 +1,170 @@
+"""Persistence behind a small repository: players, sessions, games and their moves.
+
+SQLAlchemy 2 models; SQLite in the data folder is the default, any SQLAlchemy URL (PostgreSQL)
+works the same. A move is committed here before the server announces it.
+"""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, create_engine, event, select)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)  # None: a guest
+    colour: Mapped[str | None] = mapped_column(String(7), nullable=True)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    start_fen: Mapped[str | None] = mapped_column(Text, nullable=True)
+    time_control: Mapped[str] = mapped_column(String(30))
+    status: Mapped[str] = mapped_column(String(12), index=True)  # waiting active finished aborted declined
+    creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    creator_side: Mapped[int] = mapped_column(Integer)
+    player0_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    player1_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    invited_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    invite_token: Mapped[str] = mapped_column(String(64), unique=True)
+    result: Mapped[str] = mapped_column(String(8), default="*")
+    termination: Mapped[str | None] = mapped_column(String(30), nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    claimed: Mapped[int] = mapped_column(Integer, default=0)
+    draw_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    remaining0: Mapped[int] = mapped_column(BigInteger, default=0)
+    remaining1: Mapped[int] = mapped_column(BigInteger, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(String(16))
+    at: Mapped[int] = mapped_column(BigInteger)
+
+
+def new_token(nbytes: int = 24) -> str:
+    return secrets.token_urlsafe(nbytes)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
+        if url.startswith("sqlite"):
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(conn, _record):  # durable yet fast enough for a move per commit
+                cur = conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+        Base.metadata.create_all(self.engine)
+        self.session = sessionmaker(self.engine, expire_on_commit=False)
+
+    @classmethod
+    def in_folder(cls, folder: str | Path) -> "Store":
+        path = Path(folder)
+        path.mkdir(parents=True, exist_ok=True)
+        return cls(f"sqlite:///{path / 'superchess.db'}")
+
+    # -- players and sessions ---------------------------------------------------------------
+    def add_player(self, name: str, password_hash: str | None, now: int) -> PlayerRow:
+        with self.session() as s:
+            row = PlayerRow(name=name, password_hash=password_hash, created_at=now)
+            s.add(row)
+            s.commit()
+            return row
+
+    def player(self, player_id: int) -> PlayerRow | None:
+        with self.session() as s:
+            return s.get(PlayerRow, player_id)
+
+    def player_by_name(self, name: str) -> PlayerRow | None:
+        with self.session() as s:
+            return s.scalar(select(PlayerRow).where(PlayerRow.name == name))
+
+    def update_player(self, player_id: int, **fields) -> PlayerRow:
+        with self.session() as s:
+            row = s.get(PlayerRow, player_id)
+            for k, v in fields.items():
+                setattr(row, k, v)
+            s.commit()
+            return row
+
+    def add_session(self, player_id: int, now: int) -> str:
+        token = new_token()
+        with self.session() as s:
+            s.add(SessionRow(token=token, player_id=player_id, created_at=now))
+            s.commit()
+        return token
+
+    def session_player(self, token: str) -> PlayerRow | None:
+        with self.session() as s:
+            row = s.get(SessionRow, token)
+            return s.get(PlayerRow, row.player_id) if row else None
+
+    def drop_session(self, token: str) -> None:
+        with self.session() as s:
+            row = s.get(SessionRow, token)
+            if row:
+                s.delete(row)
+                s.commit()
+
+    # -- games ------------------------------------------------------------------------------
+    def add_game(self, row: GameRow) -> None:
+        with self.session() as s:
+            s.add(row)
+            s.commit()
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.session() as s:
+            return s.get(GameRow, game_id)
+
+    def game_by_token(self, token: str) -> GameRow | None:
+        with self.session() as s:
+            return s.scalar(select(GameRow).where(GameRow.invite_token == token))
+
+    def moves(self, game_id: str) -> list[str]:
+        with self.session() as s:
+            return list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
+
+    def save_game(self, row: GameRow, new_move: tuple[int, str, int] | None = None) -> None:
+        """Write the game's state (and its new move, if any) in one transaction."""
+        with self.session() as s:
+            s.merge(row)
+            if new_move:
+                ply, text, at = new_move
+                s.add(MoveRow(game_id=row.id, ply=ply, text=text, at=at))
+            s.commit()
+
+    def games_of(self, player_id: int) -> list[GameRow]:
+        with self.session() as s:
+            q = select(GameRow).where((GameRow.player0_id == player_id) | (GameRow.player1_id == player_id)
+                                      | (GameRow.creator_id == player_id) | (GameRow.invited_id == player_id))
+            return list(s.scalars(q.order_by(GameRow.updated_at.desc()).limit(200)))
+
+    def active_game_ids(self) -> list[str]:
+        with self.session() as s:
+            return list(s.scalars(select(GameRow.id).where(GameRow.status == "active")))
