@@ -67,6 +67,9 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     app.state.hub = hub
     app.state.store = store
 
+    # Endpoints that touch live games are `async` so they run on the event loop, never in a worker
+    # thread beside the game processing.
+
     # -- identity ---------------------------------------------------------------------------
     def identity(request: Request, response: Response) -> PlayerRow:
         for cookie in (SESSION_COOKIE, GUEST_COOKIE):
@@ -239,7 +242,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return await _decline(_addressed(game_id, p), p)
 
     @app.get("/api/games")
-    def my_games(p: PlayerRow = Depends(identity)) -> dict:
+    async def my_games(p: PlayerRow = Depends(identity)) -> dict:
         out = {"ongoing": [], "finished": [], "invitations": []}
         for row in store.games_of(p.id):
             g = hub.game(row.id)
@@ -261,14 +264,14 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return out
 
     @app.get("/api/games/{game_id}")
-    def game_state(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
+    async def game_state(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
         g = hub.game(game_id)
         if g is None:
             raise HTTPException(404, "no such game")
         return hub.message(g, p.id, now())
 
     @app.get("/api/games/{game_id}/record")
-    def game_record(game_id: str) -> PlainTextResponse:
+    async def game_record(game_id: str) -> PlainTextResponse:
         g = hub.game(game_id)
         if g is None:
             raise HTTPException(404, "no such game")
