@@ -51,6 +51,7 @@ class Hub:
         self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self._colours: dict[int, str | None] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- loading ----------------------------------------------------------------------------
     def game(self, game_id: str) -> LiveGame | None:
@@ -68,6 +69,7 @@ class Hub:
 
     def resume(self) -> None:
         """After a (re)start: load every game in progress and arm its clock."""
+        self.loop = asyncio.get_running_loop()  # for callers on other threads (tests)
         for game_id in self.store.active_game_ids():
             self._schedule(self.game(game_id))
 
