@@ -1,0 +1,516 @@
+"""Load benchmark of the game server: N concurrent games played over HTTP + websockets.
+
+What it measures, for each N (number of concurrent games):
+
+1. A fresh server is started as a subprocess (`python -m superchess.cli serve --port <free port>
+   --data <temp dir>`, the real uvicorn app with its SQLite database) and polled until it answers.
+2. Set-up (not timed in the results): N games are created over HTTP, each with two cookie jars
+   (two guest identities): the creator `POST /api/matches` (variant super16 by default, time
+   control classical-30+30 so nobody flags; creator_side alternates 0/1 between games), the
+   opponent accepts with the invitation token. Both players' websockets are opened
+   (`/ws/games/{id}`, the guest cookie in the handshake) and each receives its initial state.
+3. Play (timed): on a common start signal every side moves as soon as it may. On a state where it
+   is to move, a side picks a move from `state.legal` (seeded random per game, so the games are
+   reproducible: the same seed, variant and plies give the same move sequences), records the
+   send time and sends it. When the *opponent* receives the state whose `event` is that move, the
+   latency send -> opponent's receipt is recorded. A game plays up to M plies or until it ends.
+   This is a closed loop with no think time (`--think` adds some): every game always has exactly
+   one move in flight, so at saturation the latency is roughly N / throughput (Little's law).
+4. Correctness: at the end each game's record (`GET /api/games/{id}/record`) is compared with the
+   moves the clients sent and with the move events each side observed, in order; the versions
+   each side saw must increase by exactly one per event (no gap, no duplicate). Any lost,
+   duplicated, reordered or unexpected move, any error message, any game that did not finish its
+   plies in time makes the run FAIL.
+
+Reported per N: total moves, wall time of the play phase, moves per second, latency p50/p90/p99/max
+(ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process and by this
+client process (as % of one core; the machine may have few cores, and the client's own JSON
+parsing and websocket decompression compete with the server for them).
+
+All clients run in one asyncio process (uvloop when installed). Run from the project root:
+
+    .venv/bin/python bench/load.py                     # N = 50, 200, 500 (a few minutes)
+    .venv/bin/python bench/load.py --games 50,200 --plies 40
+    .venv/bin/python bench/load.py --quick             # N = 20, 50 with 20 plies (seconds)
+    .venv/bin/python bench/load.py --variant chess     # 8x8 orthodox chess instead of super16
+    .venv/bin/python bench/load.py --think 500         # ~0.5 s mean think time per move
+    .venv/bin/python bench/load.py --no-compression    # no permessage-deflate on the websockets
+    .venv/bin/python bench/load.py --profile /tmp/prof # sample the server with py-spy (if found)
+
+The exit status is 0 when every run passes the correctness checks, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
+TIME_CONTROL = "classical-30+30"
+HOST = "127.0.0.1"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+_RECORD_SKIP = re.compile(r"\d+\.+\Z|1-0\Z|0-1\Z|1/2-1/2\Z|\*\Z")
+
+
+# -- the server -------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The real server in a subprocess, with a fresh data folder."""
+
+    def __init__(self, python: str) -> None:
+        self.data = tempfile.mkdtemp(prefix="superchess-load-")
+        self.port = free_port()
+        self.log_path = Path(self.data) / "server.log"
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [python, "-m", "superchess.cli", "serve", "--host", HOST, "--port", str(self.port),
+             "--data", self.data], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        self.profiler: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    async def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(base_url=self.base) as client:
+            while True:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the server exited ({self.proc.returncode}):\n{self.log_text()}")
+                try:
+                    if (await client.get("/api/options", timeout=2)).status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not answer within {timeout:.0f} s:\n{self.log_text()}")
+                await asyncio.sleep(0.1)
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server process has used so far (Linux /proc)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+
+    def start_profile(self, py_spy: str, out: Path) -> None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.profiler = subprocess.Popen(
+            [py_spy, "record", "--pid", str(self.proc.pid), "--rate", "250", "--format", "raw",
+             "--nonblocking", "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+    def stop_profile(self) -> None:
+        if self.profiler and self.profiler.poll() is None:
+            self.profiler.send_signal(signal.SIGINT)
+            try:
+                self.profiler.wait(30)
+            except subprocess.TimeoutExpired:
+                self.profiler.kill()
+                self.profiler.wait()
+
+    def log_text(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text()[-4000:]
+
+    def stop(self) -> None:
+        self.stop_profile()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+# -- the clients ------------------------------------------------------------------------------
+class Side:
+    """One player's websocket in one game."""
+
+    def __init__(self, game: "GameRun", side: int, cookie: str) -> None:
+        self.game = game
+        self.side = side
+        self.cookie = cookie
+        self.ws = None
+        self.latest: dict | None = None  # the last state received
+        self.version: int | None = None
+        self.observed: list[str] = []  # the moves of the move events, in the order received
+        self.done = False
+        self.connected = asyncio.Event()
+
+    async def run(self, url: str, compression: str | None) -> None:
+        g = self.game
+        try:
+            async with connect(url, additional_headers={"Cookie": f"sc_guest={self.cookie}"},
+                               compression=compression, ping_interval=None, max_size=2 ** 24,
+                               open_timeout=120, close_timeout=5) as ws:
+                self.ws = ws
+                async for raw in ws:
+                    t = time.perf_counter()
+                    msg = json.loads(raw)
+                    if msg.get("type") == "error":
+                        g.error(f"side {self.side}: server error: {msg.get('message')}")
+                        continue
+                    if msg.get("type") != "state":
+                        g.error(f"side {self.side}: unexpected message type {msg.get('type')!r}")
+                        continue
+                    if not self.done:  # once done, the socket stays open (and idle) until the end
+                        await self.on_state(msg, t)
+        except Exception as e:  # noqa: BLE001 - every failure is counted and reported
+            g.error(f"side {self.side}: {type(e).__name__}: {e}")
+        finally:
+            self.connected.set()  # a failed connection must not hang the set-up
+            if not self.done:
+                g.error(f"side {self.side}: connection ended before the game did")
+                self.done = True
+                g.side_done()
+
+    async def on_state(self, msg: dict, t: float) -> None:
+        g = self.game
+        v = msg.get("version")
+        if self.version is not None and v != self.version + 1:
+            kind = "duplicate/old" if v <= self.version else "gap"
+            g.version_faults += 1
+            g.error(f"side {self.side}: version {kind}: {self.version} -> {v}")
+        self.version = v
+        state = msg["state"]
+        self.latest = state
+        event = msg.get("event")
+        if event is None and not self.connected.is_set():
+            self.connected.set()
+        if event and event.get("kind") == "move":
+            ply = len(state["moves"]) - 1
+            self.observed.append(event["move"])
+            if event.get("side") != self.side:  # the opponent's move reached this side
+                sent = g.sent.get(ply)
+                if sent is None or sent[0] != event["move"]:
+                    g.error(f"side {self.side}: move event {event['move']!r} at ply {ply} was not sent "
+                            f"(sent: {sent[0] if sent else None!r})")
+                else:
+                    g.latencies.append(t - sent[1])
+        if state["status"] != "active" or len(state["moves"]) >= g.plies:
+            self.done = True
+            g.side_done()
+            return
+        if g.started:
+            await self.maybe_move(state)
+
+    async def maybe_move(self, state: dict) -> None:
+        g = self.game
+        ply = len(state["moves"])
+        if state["status"] != "active" or state["turn"] != self.side or ply in g.sent or ply >= g.plies:
+            return
+        choices = sorted(m["move"] for moves in state["legal"].values() for m in moves)
+        if not choices:
+            g.error(f"side {self.side}: to move at ply {ply} but state.legal is empty")
+            return
+        move = g.rng.choice(choices)
+        g.sent[ply] = (move, math.inf)  # before any await, so that a second trigger sees it
+        if g.think:
+            await asyncio.sleep(g.rng.uniform(0, 2 * g.think))
+        g.sent[ply] = (move, time.perf_counter())
+        await self.ws.send(json.dumps({"type": "move", "move": move}))
+
+
+class GameRun:
+    def __init__(self, index: int, seed: int, plies: int, think: float, run: "Run") -> None:
+        self.index = index
+        self.rng = random.Random(f"{seed}-{index}")
+        self.plies = plies
+        self.think = think
+        self.run = run
+        self.id = ""
+        self.creator_side = index % 2
+        self.sides: list[Side] = []
+        self.sent: dict[int, tuple[str, float]] = {}  # ply -> (move, send time)
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.version_faults = 0
+        self.started = False
+        self.tasks: list[asyncio.Task] = []
+        self.finished = asyncio.Event()
+
+    def error(self, text: str) -> None:
+        self.errors.append(text)
+
+    def side_done(self) -> None:
+        if all(s.done for s in self.sides) and not self.finished.is_set():
+            self.finished.set()
+            self.run.game_done()
+
+    async def create(self, creator: httpx.AsyncClient, opponent: httpx.AsyncClient, variant: str) -> None:
+        r = await creator.post("/api/matches", json={"variant": variant, "time_control": TIME_CONTROL,
+                                                     "creator_side": self.creator_side})
+        r.raise_for_status()
+        body = r.json()
+        self.id = body["game_id"]
+        token = body["invite_url"].rsplit("/", 1)[1]
+        r = await opponent.post(f"/api/invitations/{token}/accept")
+        r.raise_for_status()
+        cookies = [None, None]
+        cookies[self.creator_side] = creator.cookies.get("sc_guest")
+        cookies[self.creator_side ^ 1] = opponent.cookies.get("sc_guest")
+        if not all(cookies):
+            raise RuntimeError("the server set no sc_guest cookie")
+        self.sides = [Side(self, s, cookies[s]) for s in (0, 1)]
+
+    async def go(self) -> None:
+        self.started = True
+        for s in self.sides:
+            if s.latest is not None and not s.done:
+                await s.maybe_move(s.latest)
+
+
+class Run:
+    """All the games of one N against one server."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.remaining = n
+        self.all_done = asyncio.Event()
+        self.t_end = 0.0
+
+    def game_done(self) -> None:
+        self.remaining -= 1
+        if self.remaining == 0:
+            self.t_end = time.perf_counter()
+            self.all_done.set()
+
+
+def record_moves(text: str) -> list[str]:
+    body = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("[")]
+    return [tok for tok in " ".join(body).split() if not _RECORD_SKIP.match(tok)]
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, math.ceil(p / 100 * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+async def gather_limited(limit: int, coros) -> list:
+    sem = asyncio.Semaphore(limit)
+
+    async def one(c):
+        async with sem:
+            return await c
+    return await asyncio.gather(*(one(c) for c in coros), return_exceptions=True)
+
+
+def cpu_self() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+async def run_n(n: int, args: argparse.Namespace) -> dict:
+    server = Server(args.python)
+    try:
+        await server.wait_ready()
+        run = Run(n)
+        games = [GameRun(i, args.seed, args.plies, args.think / 1000, run) for i in range(n)]
+        # set-up: create and accept over HTTP (a shared connection pool, one cookie jar per player)
+        t0 = time.perf_counter()
+        transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=args.http_concurrency))
+        clients = [httpx.AsyncClient(transport=transport, base_url=server.base, timeout=60) for _ in range(2 * n)]
+        results = await gather_limited(args.http_concurrency, (
+            g.create(clients[2 * g.index], clients[2 * g.index + 1], args.variant) for g in games))
+        setup_errors = [f"game {i}: create/accept: {type(r).__name__}: {r}" for i, r in enumerate(results)
+                        if isinstance(r, BaseException)]
+        if setup_errors:
+            raise RuntimeError("set-up failed:\n" + "\n".join(setup_errors[:10]))
+        t_created = time.perf_counter()
+        # connect both sides of every game and wait for their initial states
+        compression = None if args.no_compression else "deflate"
+        sem = asyncio.Semaphore(args.connect_concurrency)
+
+        async def open_side(s: Side, url: str) -> None:
+            async with sem:
+                s.game.tasks.append(asyncio.create_task(s.run(url, compression)))
+                await s.connected.wait()
+
+        await asyncio.gather(*(open_side(s, f"ws://{HOST}:{server.port}/ws/games/{g.id}")
+                               for g in games for s in g.sides))
+        t_connected = time.perf_counter()
+        # play
+        if args.profile:
+            server.start_profile(args.py_spy, Path(args.profile) / f"server-{args.variant}-{n}.txt")
+        cpu_client0, cpu_server0 = cpu_self(), server.cpu_seconds()
+        t_start = time.perf_counter()
+        for g in games:
+            await g.go()
+        timed_out = False
+        try:
+            await asyncio.wait_for(run.all_done.wait(), args.timeout)
+        except asyncio.TimeoutError:
+            timed_out = True
+            run.t_end = time.perf_counter()
+        wall = run.t_end - t_start
+        cpu_client, cpu_server = cpu_self() - cpu_client0, server.cpu_seconds() - cpu_server0
+        server.stop_profile()
+        await asyncio.gather(*(s.ws.close() for g in games for s in g.sides if s.ws is not None),
+                             return_exceptions=True)
+        await asyncio.gather(*(t for g in games for t in g.tasks), return_exceptions=True)
+        # correctness: the records against what was sent and observed
+        records = await gather_limited(args.http_concurrency, (
+            clients[2 * g.index].get(f"/api/games/{g.id}/record") for g in games))
+        await transport.aclose()
+        lost = dup = mismatched = unfinished = 0
+        for g, r in zip(games, records):
+            if isinstance(r, BaseException) or r.status_code != 200:
+                g.error(f"record: {r!r}")
+                mismatched += 1
+                continue
+            rec = record_moves(r.text)
+            sent = [g.sent[p][0] for p in sorted(g.sent)]
+            if sorted(g.sent) != list(range(len(g.sent))):
+                g.error(f"sent plies are not contiguous: {sorted(g.sent)}")
+            lost += sum(1 for p, (mv, _) in g.sent.items() if p >= len(rec) or rec[p] != mv)
+            dup += max(0, len(rec) - len(sent))
+            for s in g.sides:
+                dup += max(0, len(s.observed) - len(rec))
+                if s.observed != rec:
+                    mismatched += 1
+                    g.error(f"side {s.side} observed {len(s.observed)} moves that differ from the record's "
+                            f"{len(rec)}")
+            if rec != sent:
+                mismatched += 1
+                g.error(f"record ({len(rec)} moves) differs from the moves sent ({len(sent)})")
+            final = g.sides[0].latest or {}
+            if final.get("status") == "active" and len(rec) < g.plies:
+                unfinished += 1
+                g.error(f"unfinished: {len(rec)} of {g.plies} plies")
+        errors = [f"game {g.index} ({g.id}): {e}" for g in games for e in g.errors]
+        lat = sorted(x * 1000 for g in games for x in g.latencies)
+        moves = sum(len(g.sent) for g in games)
+        ended = sum(1 for g in games if (g.sides[0].latest or {}).get("status") not in (None, "active"))
+        ok = not errors and not timed_out and lost == 0 and dup == 0 and mismatched == 0
+        return {
+            "n": n, "moves": moves, "wall": wall, "mps": moves / wall if wall > 0 else float("nan"),
+            "p50": percentile(lat, 50), "p90": percentile(lat, 90), "p99": percentile(lat, 99),
+            "max": lat[-1] if lat else float("nan"), "samples": len(lat),
+            "errors": len(errors), "error_lines": errors, "lost": lost, "dup": dup, "mismatched": mismatched,
+            "unfinished": unfinished, "timed_out": timed_out, "ended": ended, "ok": ok,
+            "setup_s": t_created - t0, "connect_s": t_connected - t_created,
+            "cpu_server": cpu_server, "cpu_client": cpu_client,
+        }
+    finally:
+        server.stop()
+
+
+def print_result(r: dict, args: argparse.Namespace) -> None:
+    verdict = "PASS" if r["ok"] else "FAIL"
+    print(f"N={r['n']}: {r['moves']} moves in {r['wall']:.2f} s = {r['mps']:.0f} moves/s; latency ms "
+          f"p50 {r['p50']:.1f}  p90 {r['p90']:.1f}  p99 {r['p99']:.1f}  max {r['max']:.1f} "
+          f"({r['samples']} samples)")
+    print(f"      set-up {r['setup_s']:.1f} s (create+accept), websockets {r['connect_s']:.1f} s; games ended "
+          f"by the rules: {r['ended']}; CPU during play: server {r['cpu_server']:.1f} s "
+          f"({100 * r['cpu_server'] / r['wall']:.0f}% of a core), client {r['cpu_client']:.1f} s "
+          f"({100 * r['cpu_client'] / r['wall']:.0f}%)")
+    print(f"      correctness {verdict}: lost {r['lost']}, duplicated {r['dup']}, mismatched {r['mismatched']}, "
+          f"unfinished {r['unfinished']}, errors {r['errors']}" + (", TIMED OUT" if r["timed_out"] else ""))
+    for line in r["error_lines"][:args.show_errors]:
+        print(f"        {line}")
+    if len(r["error_lines"]) > args.show_errors:
+        print(f"        ... and {len(r['error_lines']) - args.show_errors} more")
+    sys.stdout.flush()
+
+
+def print_table(results: list[dict]) -> None:
+    head = ("N", "moves", "wall s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors",
+            "srv CPU", "cli CPU", "result")
+    rows = [(str(r["n"]), str(r["moves"]), f"{r['wall']:.2f}", f"{r['mps']:.0f}", f"{r['p50']:.1f}",
+             f"{r['p90']:.1f}", f"{r['p99']:.1f}", f"{r['max']:.1f}", str(r["errors"]),
+             f"{100 * r['cpu_server'] / r['wall']:.0f}%", f"{100 * r['cpu_client'] / r['wall']:.0f}%",
+             "PASS" if r["ok"] else "FAIL") for r in results]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
+    print("  ".join(h.rjust(w) for h, w in zip(head, widths)))
+    for row in rows:
+        print("  ".join(c.rjust(w) for c, w in zip(row, widths)))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default=None, help="comma-separated N, e.g. 50,200 (default 50,200,500)")
+    ap.add_argument("--plies", type=int, default=None, help="plies per game at most (default 40)")
+    ap.add_argument("--quick", action="store_true", help="N = 20,50 and 20 plies, unless given")
+    ap.add_argument("--variant", default="super16", help="variant name (default super16; e.g. chess)")
+    ap.add_argument("--seed", type=int, default=1, help="base seed of the per-game move choices")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean think time per move in ms (uniform 0..2x; default 0: move at once)")
+    ap.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the websockets")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds allowed for the play phase of one N")
+    ap.add_argument("--http-concurrency", type=int, default=16, help="HTTP requests in flight during set-up")
+    ap.add_argument("--connect-concurrency", type=int, default=64, help="websocket handshakes in flight")
+    ap.add_argument("--python", default=str(VENV_PYTHON if VENV_PYTHON.exists() else sys.executable),
+                    help="the interpreter that runs the server")
+    ap.add_argument("--profile", default=None, metavar="DIR",
+                    help="sample the server with py-spy during play; collapsed stacks go to DIR")
+    ap.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy executable")
+    ap.add_argument("--show-errors", type=int, default=10, help="error lines printed per N")
+    args = ap.parse_args()
+    args.games = args.games or ("20,50" if args.quick else "50,200,500")
+    args.plies = args.plies or (20 if args.quick else 40)
+    ns = [int(x) for x in args.games.split(",") if x.strip()]
+    if args.profile and not args.py_spy:
+        ap.error("--profile needs py-spy (pip install py-spy, or give --py-spy PATH)")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # two sockets per game here, and in the server
+    want = min(hard, max(soft, 4 * max(ns) + 256)) if hard != resource.RLIM_INFINITY else 4 * max(ns) + 256
+    if want > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+    try:
+        import uvloop
+        loop_name = "uvloop"
+    except ImportError:
+        uvloop = None
+        loop_name = "asyncio"
+    print(f"superchess load benchmark: variant {args.variant}, {TIME_CONTROL}, up to {args.plies} plies per game, "
+          f"think {args.think:g} ms, websocket compression {'off' if args.no_compression else 'deflate'}, "
+          f"seed {args.seed}; client loop {loop_name}; {os.cpu_count()} CPUs")
+    sys.stdout.flush()
+
+    async def all_runs() -> list[dict]:
+        out = []
+        for n in ns:
+            r = await run_n(n, args)
+            print_result(r, args)
+            out.append(r)
+        return out
+
+    results = uvloop.run(all_runs()) if uvloop else asyncio.run(all_runs())
+    print()
+    print_table(results)
+    ok = all(r["ok"] for r in results)
+    print(f"\noverall: {'PASS' if ok else 'FAIL'} (zero lost or duplicated moves, records match what was sent and seen)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,393 @@
+// A reusable SVG board for any files x ranks. It displays a game state from the protocol
+// (pieces, legal, last_move, check) and turns clicks into moves:
+//   click an origin listed in state.legal -> it is selected and its destinations light up;
+//   click a destination -> onMove(moveText) (several moves to one square: a promotion picker);
+//   click anywhere else -> deselect.
+// Every square is one <g class="square" data-square="e2"> (unique per square); when occupied it
+// also carries class "piece", data-piece="P" and data-side="0|1", and holds the piece drawing.
+
+import { DEFAULT_COLOURS, pieceGroup, pieceIcon, pieceName, sideOf } from './pieces.js';
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+const S = 100; // one square, in SVG units
+
+let instances = 0;
+
+export function squareName(file, rank) {
+  return String.fromCharCode(97 + file) + String(rank + 1);
+}
+
+export function parseSquare(name) {
+  const m = /^([a-z])([1-9][0-9]*)$/.exec(name || '');
+  return m ? [m[1].charCodeAt(0) - 97, Number(m[2]) - 1] : null;
+}
+
+function svgEl(tag, attrs = {}) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} container  the element the board is drawn into (e.g. #board)
+   * @param {object} options  onMove(moveText, legalEntry), promotionId (default "promotion"),
+   *                          pieceColours(state) -> [c0, c1] (optional)
+   */
+  constructor(container, options = {}) {
+    this.container = container;
+    this.onMove = options.onMove || (() => {});
+    this.id = ++instances;
+    this.state = null;
+    this.flipped = false;
+    this.selected = null;
+    this.colours = [...DEFAULT_COLOURS];
+    this.interactive = options.interactive !== false;
+
+    container.classList.add('board');
+    this.svg = svgEl('svg', { class: 'board-svg', role: 'img', 'aria-label': 'Board' });
+    container.appendChild(this.svg);
+
+    this.picker = document.createElement('div');
+    this.picker.id = options.promotionId || 'promotion';
+    this.picker.className = 'promotion';
+    this.picker.setAttribute('role', 'dialog');
+    this.picker.setAttribute('aria-label', 'Choose the promotion piece');
+    this.picker.hidden = true;
+    container.appendChild(this.picker);
+
+    this.svg.addEventListener('click', (e) => this._onClick(e));
+    this.drag = null;           // a pointer press on a movable piece (becomes a drag past a few px)
+    this.suppressClick = false; // the click that ends a drag is not a click
+    this.svg.addEventListener('pointerdown', (e) => this._onPointerDown(e));
+    this.svg.addEventListener('pointermove', (e) => this._onPointerMove(e));
+    this.svg.addEventListener('pointerup', (e) => this._onPointerUp(e));
+    this.svg.addEventListener('pointercancel', () => this._endDrag());
+    this.picker.addEventListener('click', (e) => this._onPickerClick(e));
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        if (!this.picker.hidden) this.closePicker();
+        else if (this.selected) this.deselect();
+      }
+    });
+  }
+
+  // ---- public API ----------------------------------------------------------------------
+
+  setState(state) {
+    this.state = state;
+    const legal = this._legal();
+    if (this.selected && !(legal[this.selected] && legal[this.selected].length)) this.selected = null;
+    if (!this.picker.hidden && !this.selected) this.closePicker(false);
+    this.render();
+  }
+
+  setColours(colours) {
+    this.colours = [colours[0] || DEFAULT_COLOURS[0], colours[1] || DEFAULT_COLOURS[1]];
+    this.render();
+  }
+
+  setFlipped(flipped) {
+    this.flipped = Boolean(flipped);
+    this.render();
+  }
+
+  flip() {
+    this.setFlipped(!this.flipped);
+  }
+
+  deselect() {
+    this.selected = null;
+    this.closePicker(false);
+    this.render();
+  }
+
+  /** The same as a user's click on the square named `sq`. */
+  clickSquare(sq) {
+    if (!this.interactive || !this.state) return;
+    const legal = this._legal();
+    if (this.selected) {
+      const moves = (legal[this.selected] || []).filter((m) => m.to === sq);
+      if (moves.length === 1) { this._send(moves[0]); return; }
+      if (moves.length > 1) { this._openPicker(moves); return; }
+      if (sq === this.selected) { this.deselect(); return; }
+    }
+    if (legal[sq] && legal[sq].length) {
+      this.selected = sq;
+      this.closePicker(false);
+      this.render();
+      return;
+    }
+    this.deselect();
+  }
+
+  closePicker(rerender = true) {
+    this.picker.hidden = true;
+    this.picker.replaceChildren();
+    this.pendingMoves = null;
+    if (rerender) this.render();
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  _legal() {
+    return (this.state && this.state.legal) || {};
+  }
+
+  _send(entry) {
+    this.selected = null;
+    this.closePicker(false);
+    this.render();
+    this.onMove(entry.move, entry);
+  }
+
+  _onClick(e) {
+    if (this.suppressClick) { this.suppressClick = false; return; }
+    if (!this.picker.hidden) { this.closePicker(); return; }
+    const g = e.target.closest('[data-square]');
+    if (!g || !this.svg.contains(g)) { if (this.selected) this.deselect(); return; }
+    this.clickSquare(g.getAttribute('data-square'));
+  }
+
+  _onPickerClick(e) {
+    const btn = e.target.closest('button');
+    if (!btn) return;
+    if (btn.hasAttribute('data-cancel')) { this.closePicker(); return; }
+    const idx = Number(btn.getAttribute('data-index'));
+    const entry = this.pendingMoves && this.pendingMoves[idx];
+    if (entry) this._send(entry);
+  }
+
+  // ---- dragging: press on a movable piece, move, release on a destination ----------------
+
+  _squareAt(clientX, clientY) {
+    const st = this.state;
+    const ctm = this.svg.getScreenCTM();
+    if (!st || !ctm) return null;
+    const pt = new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse());
+    const col = Math.floor(pt.x / S);
+    const row = Math.floor(pt.y / S);
+    if (col < 0 || row < 0 || col >= st.files || row >= st.ranks) return null;
+    const file = this.flipped ? st.files - 1 - col : col;
+    const rank = this.flipped ? row : st.ranks - 1 - row;
+    return squareName(file, rank);
+  }
+
+  _svgPoint(clientX, clientY) {
+    const ctm = this.svg.getScreenCTM();
+    return ctm ? new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse()) : null;
+  }
+
+  _onPointerDown(e) {
+    if (!this.interactive || !this.state || e.button !== 0 || !this.picker.hidden) return;
+    const g = e.target.closest('[data-square]');
+    const sq = g && g.getAttribute('data-square');
+    const legal = this._legal();
+    if (!sq || !(legal[sq] && legal[sq].length)) return;
+    this.drag = { from: sq, x: e.clientX, y: e.clientY, pointerId: e.pointerId, active: false, ghost: null };
+  }
+
+  _onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.pointerId) return;
+    if (!d.active) {
+      if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
+      d.active = true;
+      try { this.svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+      this.selected = d.from;
+      this.render();
+      const letter = this.state.pieces && this.state.pieces[d.from];
+      const origin = this.svg.querySelector(`[data-square="${d.from}"] .piece-art`);
+      if (origin) origin.style.opacity = '0.35';
+      if (letter) {
+        d.ghost = pieceGroup(letter, this.colours[sideOf(letter)]);
+        d.ghost.classList.add('drag-ghost');
+        this.svg.appendChild(d.ghost);
+      }
+    }
+    const pt = this._svgPoint(e.clientX, e.clientY);
+    if (d.ghost && pt) d.ghost.setAttribute('transform', `translate(${pt.x - S / 2} ${pt.y - S / 2})`);
+  }
+
+  _onPointerUp(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.pointerId) return;
+    this._endDrag();
+    if (!d.active) return; // a plain click: the click handler does the work
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    const to = this._squareAt(e.clientX, e.clientY);
+    if (to && to !== d.from) this.clickSquare(to);
+    else this.render();
+  }
+
+  _endDrag() {
+    const d = this.drag;
+    this.drag = null;
+    if (d && d.ghost) d.ghost.remove();
+  }
+
+  _openPicker(moves) {
+    const st = this.state;
+    const order = (st.promotion_choices || []).map((c) => String(c).toLowerCase());
+    const rank = (m) => {
+      const i = order.indexOf(String(m.promotion || '').toLowerCase());
+      return i < 0 ? order.length : i;
+    };
+    const sorted = [...moves].sort((a, b) => rank(a) - rank(b));
+    this.pendingMoves = sorted;
+    const mover = st.pieces && st.pieces[this.selected];
+    const side = mover ? sideOf(mover) : (st.you ?? st.turn ?? 0);
+    const fill = this.colours[side];
+
+    this.picker.replaceChildren();
+    const title = document.createElement('div');
+    title.className = 'promotion-title';
+    title.textContent = 'Promote to';
+    this.picker.appendChild(title);
+    const list = document.createElement('div');
+    list.className = 'promotion-choices';
+    sorted.forEach((m, i) => {
+      const btn = document.createElement('button');
+      btn.type = 'button';
+      btn.setAttribute('data-index', String(i));
+      btn.setAttribute('data-move', m.move);
+      if (m.promotion) {
+        const letter = String(m.promotion);
+        btn.setAttribute('data-promotion', letter.toLowerCase());
+        const shown = side === 0 ? letter.toUpperCase() : letter.toLowerCase();
+        btn.title = pieceName(letter);
+        btn.appendChild(pieceIcon(shown, fill, 44));
+        const label = document.createElement('span');
+        label.textContent = pieceName(letter);
+        btn.appendChild(label);
+      } else {
+        btn.setAttribute('data-promotion', '');
+        btn.textContent = m.move;
+      }
+      list.appendChild(btn);
+    });
+    this.picker.appendChild(list);
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'promotion-cancel';
+    cancel.setAttribute('data-cancel', '');
+    cancel.textContent = 'Cancel';
+    this.picker.appendChild(cancel);
+    this.picker.hidden = false;
+    const first = list.querySelector('button');
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  _xy(file, rank) {
+    const { files, ranks } = this.state;
+    return this.flipped
+      ? [(files - 1 - file) * S, rank * S]
+      : [file * S, (ranks - 1 - rank) * S];
+  }
+
+  render() {
+    const st = this.state;
+    const svg = this.svg;
+    if (!st) { svg.replaceChildren(); return; }
+    const files = st.files || 8;
+    const ranks = st.ranks || 8;
+    const M = Math.max(files, ranks) * 3.2; // margin for the coordinates
+    const W = files * S;
+    const H = ranks * S;
+    svg.setAttribute('viewBox', `${-M} 0 ${W + M} ${H + M}`);
+    // Sizing hints for the stylesheet (on the board and its wrapper, which sizes it).
+    for (const el of [this.container, this.container.parentElement]) {
+      if (!el) continue;
+      el.style.setProperty('--aspect', String((W + M) / (H + M)));
+      el.style.setProperty('--board-min', `${Math.max(280, Math.max(files, ranks) * 24)}px`);
+    }
+    this.container.dataset.files = String(files);
+    this.container.dataset.ranks = String(ranks);
+    this.container.dataset.flipped = String(this.flipped);
+    if (this.selected) this.container.dataset.selected = this.selected;
+    else delete this.container.dataset.selected;
+
+    const pieces = st.pieces || {};
+    const legal = this._legal();
+    const dests = new Map();
+    if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
+    const last = st.last_move || null;
+    const gid = `sc-check-${this.id}`;
+
+    const frag = document.createDocumentFragment();
+    const defs = svgEl('defs');
+    const grad = svgEl('radialGradient', { id: gid });
+    grad.appendChild(svgEl('stop', { offset: '0%', 'stop-color': '#ff0000', 'stop-opacity': 1 }));
+    grad.appendChild(svgEl('stop', { offset: '45%', 'stop-color': '#e70000', 'stop-opacity': 0.9 }));
+    grad.appendChild(svgEl('stop', { offset: '100%', 'stop-color': '#a50000', 'stop-opacity': 0 }));
+    defs.appendChild(grad);
+    frag.appendChild(defs);
+
+    frag.appendChild(svgEl('rect', { class: 'board-frame', x: -4, y: -4, width: W + 8, height: H + 8 }));
+
+    const squares = svgEl('g', { class: 'squares' });
+    for (let r = 0; r < ranks; r++) {
+      for (let f = 0; f < files; f++) {
+        const name = squareName(f, r);
+        const [x, y] = this._xy(f, r);
+        const dark = (f + r) % 2 === 0;
+        const classes = ['square', dark ? 'dark' : 'light'];
+        const g = svgEl('g', { 'data-square': name, transform: `translate(${x} ${y})` });
+        g.appendChild(svgEl('rect', { class: 'sq-bg', width: S, height: S }));
+        if (last && (last.from === name || last.to === name)) {
+          classes.push('last');
+          g.appendChild(svgEl('rect', { class: 'hl-last', width: S, height: S }));
+        }
+        if (this.selected === name) {
+          classes.push('selected');
+          g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
+        }
+        if (legal[name] && legal[name].length) classes.push('movable');
+        if (st.check === name) {
+          classes.push('check');
+          g.appendChild(svgEl('circle', { class: 'hl-check', cx: S / 2, cy: S / 2, r: S * 0.55, fill: `url(#${gid})` }));
+        }
+        const letter = pieces[name];
+        if (letter) {
+          const side = sideOf(letter);
+          classes.push('piece');
+          g.setAttribute('data-piece', letter);
+          g.setAttribute('data-side', String(side));
+          const art = pieceGroup(letter, this.colours[side]);
+          art.setAttribute('transform', 'translate(5 5) scale(0.9)');
+          g.appendChild(art);
+        }
+        if (dests.has(name)) {
+          classes.push('dest');
+          if (letter) {
+            classes.push('capture');
+            g.appendChild(svgEl('circle', { class: 'hl-capture', cx: S / 2, cy: S / 2, r: S * 0.44 }));
+          } else {
+            g.appendChild(svgEl('circle', { class: 'hl-dest', cx: S / 2, cy: S / 2, r: S * 0.16 }));
+          }
+        }
+        g.setAttribute('class', classes.join(' '));
+        squares.appendChild(g);
+      }
+    }
+    frag.appendChild(squares);
+
+    const coords = svgEl('g', { class: 'coords', 'font-size': M * 0.62, 'aria-hidden': 'true' });
+    for (let f = 0; f < files; f++) {
+      const [x] = this._xy(f, 0);
+      const t = svgEl('text', { x: x + S / 2, y: H + M * 0.55, 'text-anchor': 'middle', 'dominant-baseline': 'central' });
+      t.textContent = String.fromCharCode(97 + f);
+      coords.appendChild(t);
+    }
+    for (let r = 0; r < ranks; r++) {
+      const [, y] = this._xy(0, r);
+      const t = svgEl('text', { x: -M * 0.5, y: y + S / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central' });
+      t.textContent = String(r + 1);
+      coords.appendChild(t);
+    }
+    frag.appendChild(coords);
+    svg.replaceChildren(frag);
+    if (this.drag && this.drag.ghost) svg.appendChild(this.drag.ghost);
+  }
+}

@@ -1,0 +1,550 @@
+// The game page: one websocket to /ws/games/{id}; every `state` message is rendered (older
+// versions are ignored); intentions (moves, resign, draws, abort) are sent back. The server owns
+// the truth: nothing here changes the position by itself.
+
+import * as api from './api.js';
+import { BoardView } from './board.js';
+import { DEFAULT_COLOURS, pieceIcon, sideOf } from './pieces.js';
+import {
+  $, h, showMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
+} from './ui.js';
+
+const gameId = (() => {
+  const m = /\/game\/([^/?#]+)/.exec(window.location.pathname);
+  if (m) return decodeURIComponent(m[1]);
+  return new URLSearchParams(window.location.search).get('id');
+})();
+
+let state = null;        // the latest state rendered
+let version = null;      // its version (null: not from the websocket yet)
+let clockBase = null;    // state.clock plus the offset server - local at reception
+let ownColour = null;    // a colour chosen on this page (overrides state.colours.own)
+let lastYou;             // `you` of the previous state: flip by default when it changes
+let syncedAtZero = null; // the version for which a sync was sent after a clock ran out
+const TICK_MS = 100;
+
+const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
+
+// ---- connection -------------------------------------------------------------------------
+
+class Connection {
+  constructor(url, onMessage) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.everOpened = false;
+    this.stopped = false;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.stopped) return;
+    setConnection('connecting', this.everOpened ? 'Reconnecting…' : 'Connecting…');
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      if (this.ws !== ws) return;
+      const again = this.everOpened;
+      this.everOpened = true;
+      setConnection('open', 'Connected');
+      if (again) this.send({ type: 'sync' });
+    });
+    ws.addEventListener('message', (e) => {
+      if (this.ws !== ws) return;
+      this.attempt = 0;
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      this.onMessage(msg);
+    });
+    ws.addEventListener('close', (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (e.reason) showMessage(e.reason, 'error');
+      if (e.code === 4404) { // no such game: retrying will not help
+        this.stopped = true;
+        setConnection('closed', 'Not connected');
+        return;
+      }
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.stopped || this.timer) return;
+    const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    this.attempt = Math.min(this.attempt + 1, 8);
+    setConnection('closed', `Disconnected — reconnecting in ${Math.ceil(delay / 1000)} s`);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Reconnect now if the connection is down (the page became visible, the network came back). */
+  nudge() {
+    if (!this.ws && !this.stopped) { this.attempt = 0; this.connect(); }
+  }
+
+  get open() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
+  send(obj) {
+    if (!this.open) {
+      showMessage('Not connected to the server; reconnecting…', 'error');
+      this.nudge();
+      return false;
+    }
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+}
+
+function setConnection(kind, text) {
+  const el = $('#connection');
+  if (!el) return;
+  el.dataset.state = kind;
+  el.textContent = text;
+}
+
+const wsUrl = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/games/${encodeURIComponent(gameId || '')}`;
+const conn = new Connection(wsUrl, onMessage);
+
+function send(obj) {
+  return conn.send(obj);
+}
+
+function onMessage(msg) {
+  if (!msg || typeof msg !== 'object') return;
+  if (msg.type === 'error') {
+    showMessage(msg.message || 'The server refused that.', 'error');
+    return;
+  }
+  if (msg.type !== 'state' || !msg.state) return;
+  if (typeof msg.version === 'number' && typeof version === 'number' && msg.version < version) return;
+  if (typeof msg.version === 'number') version = msg.version;
+  if (msg.event) announce(msg.event, msg.state);
+  render(msg.state);
+}
+
+function announce(event, st) {
+  const you = st.you;
+  const player = you === 0 || you === 1;
+  switch (event.kind) {
+    case 'draw_declined':
+      if (player && event.side !== you) showMessage('Your draw offer was declined.', 'info', 6000);
+      break;
+    case 'start':
+      showMessage('The game has started.', 'ok', 4000);
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- rendering --------------------------------------------------------------------------
+
+function isPlayer(st) {
+  return st && (st.you === 0 || st.you === 1);
+}
+
+function playerName(st, side) {
+  const p = (st.players || []).find((x) => x && x.side === side);
+  return nameOf(p, st.status === 'waiting' ? 'Invited player' : sideLabel(side));
+}
+
+function coloursFor(st) {
+  const c = [...DEFAULT_COLOURS];
+  if (isPlayer(st)) c[st.you] = ownColour || (st.colours && st.colours.own) || DEFAULT_COLOURS[st.you];
+  return c;
+}
+
+function show(sel, visible) {
+  const el = typeof sel === 'string' ? $(sel) : sel;
+  if (el) el.hidden = !visible;
+}
+
+/** Renders a state; `fresh` (a new message) also resets the clocks' base. */
+function render(st, fresh = true) {
+  state = st;
+  const colours = coloursFor(st);
+
+  if (st.you !== lastYou) {
+    lastYou = st.you;
+    board.flipped = st.you === 1;
+    placeCards();
+  }
+  board.colours = colours;
+  board.interactive = isPlayer(st);
+  board.setState(st);
+
+  const names = [playerName(st, 0), playerName(st, 1)];
+  document.title = `${st.title || st.variant || 'Game'} — ${names[0]} vs ${names[1]} — Superchess`;
+  $('#title').textContent = st.title || st.variant || 'Game';
+  $('#time-control').textContent = st.time_control ? (st.time_control.name || st.time_control.id || '') : '';
+
+  for (const side of [0, 1]) {
+    const card = $(`#player-${side}`);
+    $(`#name-${side}`).textContent = names[side];
+    card.querySelector('.swatch').style.background = colours[side];
+    card.querySelector('.pc-you').hidden = st.you !== side;
+    card.classList.toggle('to-move', st.status === 'active' && st.turn === side);
+    card.classList.toggle('is-you', st.you === side);
+    renderCaptured(side, st, colours);
+  }
+
+  renderStatus(st);
+  renderActions(st);
+  renderInvite(st);
+  renderMoves(st);
+  $('#fen').value = st.fen || '';
+  $('#download').href = api.recordUrl(st.id || gameId);
+
+  const colourLabel = $('#colour-label');
+  colourLabel.hidden = !isPlayer(st);
+  if (isPlayer(st) && document.activeElement !== $('#colour')) $('#colour').value = colours[st.you];
+
+  if (fresh) onClock(st.clock);
+}
+
+function renderStatus(st) {
+  const el = $('#status');
+  el.dataset.status = st.status || '';
+  const player = isPlayer(st);
+  let text;
+  switch (st.status) {
+    case 'waiting':
+      text = st.invite_url ? 'Waiting for your opponent to accept the invitation.' : 'Waiting for the invited player to accept.';
+      break;
+    case 'active': {
+      const turnName = playerName(st, st.turn);
+      if (player) text = st.turn === st.you ? 'Your move.' : `Waiting for ${turnName} to move.`;
+      else text = `${turnName} (${sideLabel(st.turn)}) to move.`;
+      if (st.check) text += ' Check!';
+      if (st.draw_offer === 0 || st.draw_offer === 1) {
+        if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
+        else text += ` ${playerName(st, st.draw_offer)} offers a draw.`;
+      }
+      break;
+    }
+    case 'finished': {
+      const parts = [st.reason || `${resultText(st.result)}${st.termination ? ` — ${humanize(st.termination)}` : ''}`];
+      if (st.result && st.result !== '*') parts.push(`(${st.result})`);
+      text = `Game over: ${parts.join(' ')}`;
+      break;
+    }
+    case 'aborted':
+      text = st.reason || 'The game was aborted.';
+      break;
+    case 'declined':
+      text = st.reason || 'The invitation was declined.';
+      break;
+    default:
+      text = st.reason || String(st.status || '');
+  }
+  el.textContent = text;
+  el.classList.toggle('your-turn', st.status === 'active' && player && st.turn === st.you);
+  el.classList.toggle('over', ['finished', 'aborted', 'declined'].includes(st.status));
+}
+
+function renderActions(st) {
+  const player = isPlayer(st);
+  const active = st.status === 'active';
+  const opp = player ? 1 - st.you : null;
+  const offeredByMe = player && st.draw_offer === st.you;
+  const offeredToMe = player && st.draw_offer === opp;
+  show('#resign', player && active);
+  show('#offer-draw', player && active && !offeredToMe);
+  const offer = $('#offer-draw');
+  offer.disabled = offeredByMe;
+  offer.textContent = offeredByMe ? 'Draw offered' : 'Offer draw';
+  show('#accept-draw', player && active && offeredToMe);
+  show('#decline-draw', player && active && offeredToMe);
+  show('#claim-draw', player && active && Boolean(st.can_claim_draw));
+  show('#abort', player && Boolean(st.can_abort));
+  const any = ['#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
+    .some((s) => !$(s).hidden);
+  show('#actions', player && any);
+}
+
+function renderInvite(st) {
+  const visible = st.status === 'waiting' && Boolean(st.invite_url);
+  show('#invite-box', visible);
+  const link = $('#invite-link');
+  if (visible) {
+    const url = absoluteUrl(st.invite_url);
+    link.href = url;
+    link.textContent = url;
+  } else {
+    link.removeAttribute('href');
+    link.textContent = '';
+  }
+}
+
+/** The pieces `side` has taken. The lists are read by letter case (a lowercase letter is a
+ * Player 2 piece), so it does not matter whether state.captured is grouped by loser or taker. */
+function renderCaptured(side, st, colours) {
+  const el = $(`#captured-${side}`);
+  const all = (st.captured || []).flat().filter((x) => typeof x === 'string' && x);
+  const taken = all.filter((letter) => sideOf(letter) !== side);
+  el.replaceChildren(...taken.map((letter) => pieceIcon(letter, colours[sideOf(letter)], 20)));
+}
+
+/** Ply number (0 = Player 1's first move of move 1) of the first move in st.moves. */
+function firstPly(st) {
+  const fields = String(st.fen || '').trim().split(/\s+/);
+  const full = Number(fields[5]);
+  const turn = st.turn === 0 || st.turn === 1 ? st.turn : (fields[1] === 'b' ? 1 : 0);
+  if (!Number.isInteger(full) || full < 1) return 0;
+  const ply = (full - 1) * 2 + turn - (st.moves || []).length;
+  return ply >= 0 ? ply : 0;
+}
+
+function renderMoves(st) {
+  const el = $('#moves');
+  const moves = st.moves || [];
+  const start = firstPly(st);
+  const rows = [];
+  let row = null;
+  moves.forEach((mv, i) => {
+    const ply = start + i;
+    if (!row || ply % 2 === 0) {
+      row = h('div', { class: 'move-row', role: 'listitem' }, h('span', { class: 'num', text: `${Math.floor(ply / 2) + 1}.` }));
+      if (ply % 2 === 1) row.appendChild(h('span', { class: 'ply empty', text: '…' }));
+      rows.push(row);
+    }
+    row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply last' : 'ply', 'data-ply': String(i), text: mv }));
+  });
+  if (!rows.length) rows.push(h('div', { class: 'move-row none muted', text: 'No moves yet.' }));
+  const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+  el.setAttribute('role', 'list');
+  el.replaceChildren(...rows);
+  if (atBottom || moves.length) el.scrollTop = el.scrollHeight;
+}
+
+// ---- clocks -----------------------------------------------------------------------------
+
+function onClock(clock) {
+  if (!clock) {
+    clockBase = null;
+    updateClocks();
+    return;
+  }
+  const now = Date.now();
+  const serverTime = typeof clock.server_time === 'number' ? clock.server_time : now;
+  clockBase = { ...clock, serverTime, offset: serverTime - now };
+  updateClocks();
+}
+
+function serverNow() {
+  return Date.now() + (clockBase ? clockBase.offset : 0);
+}
+
+function remainingMs(side) {
+  const c = clockBase;
+  if (!c || !Array.isArray(c.remaining)) return null;
+  let ms = c.remaining[side];
+  if (typeof ms !== 'number') return null;
+  // Each side's first move is untimed (clock.timed false): that clock does not run.
+  if (state && state.status === 'active' && c.running === side && c.timed !== false) ms -= serverNow() - c.serverTime;
+  return Math.max(0, ms);
+}
+
+export function formatClock(ms) {
+  if (ms === null || ms === undefined) return '--:--';
+  if (ms < 10000) {
+    const tenths = Math.floor(ms / 100);
+    return `00:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const total = Math.floor(ms / 1000);
+  const hours = Math.floor(total / 3600);
+  const mm = String(Math.floor((total % 3600) / 60)).padStart(2, '0');
+  const ss = String(total % 60).padStart(2, '0');
+  return hours ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function formatSpan(ms) {
+  const mins = Math.max(0, Math.floor(ms / 60000));
+  const d = Math.floor(mins / 1440);
+  const hrs = Math.floor((mins % 1440) / 60);
+  const m = mins % 60;
+  if (d) return `${d}d ${hrs}h`;
+  if (hrs) return `${hrs}h ${m}m`;
+  if (ms < 60000) return `${Math.max(0, Math.ceil(ms / 1000))} s`;
+  return `${m} min`;
+}
+
+function formatWhen(localMs) {
+  const d = new Date(localMs);
+  const sameDay = d.toDateString() === new Date().toDateString();
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return sameDay ? time : `${d.toLocaleDateString([], { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+}
+
+function updateClocks() {
+  const c = clockBase;
+  const active = state && state.status === 'active';
+  for (const side of [0, 1]) {
+    const el = $(`#clock-${side}`);
+    if (!el) continue;
+    const running = Boolean(active && c && c.running === side);
+    el.classList.toggle('running', running && c.timed !== false);
+    el.classList.toggle('to-move', running);
+    if (c && c.daily) {
+      el.classList.add('daily');
+      el.classList.remove('low');
+      if (running && typeof c.deadline === 'number') {
+        const left = c.deadline - serverNow();
+        el.textContent = `Move by ${formatWhen(c.deadline - c.offset)} (${formatSpan(left)} left)`;
+        el.title = new Date(c.deadline - c.offset).toLocaleString();
+      } else {
+        el.textContent = 'Daily';
+        el.title = 'Daily: each move within the allowance';
+      }
+      continue;
+    }
+    el.classList.remove('daily');
+    const ms = remainingMs(side);
+    el.textContent = formatClock(ms);
+    el.classList.toggle('low', ms !== null && ms < 10000);
+    el.title = '';
+    if (running && c.timed !== false && ms === 0 && state && syncedAtZero !== version) {
+      // Our clock ran out: ask for the authoritative state once (the server decides).
+      syncedAtZero = version;
+      setTimeout(() => { if (conn.open) conn.send({ type: 'sync' }); }, 600);
+    }
+  }
+  // Each side's first move is untimed but must come within a window (else the game is aborted).
+  const dl = $('#deadline');
+  if (active && c && !c.daily && c.timed === false && typeof c.deadline === 'number') {
+    const left = Math.max(0, c.deadline - serverNow());
+    const who = state.turn === state.you ? 'You have' : `${playerName(state, state.turn)} has`;
+    dl.hidden = false;
+    dl.textContent = `${who} ${formatSpan(left)} to make the first move, or the game is aborted.`;
+    if (left === 0 && syncedAtZero !== version) {
+      syncedAtZero = version;
+      setTimeout(() => { if (conn.open) conn.send({ type: 'sync' }); }, 600);
+    }
+  } else {
+    dl.hidden = true;
+  }
+}
+
+setInterval(updateClocks, TICK_MS);
+
+// ---- controls ---------------------------------------------------------------------------
+
+function placeCards() {
+  // The side at the bottom of the board has its card at the bottom of the panel.
+  const bottom = board.flipped ? 1 : 0;
+  $('#slot-bottom').appendChild($(`#player-${bottom}`));
+  $('#slot-top').appendChild($(`#player-${1 - bottom}`));
+  document.body.classList.toggle('flipped', board.flipped);
+}
+
+$('#flip').addEventListener('click', () => {
+  board.flip();
+  placeCards();
+});
+
+$('#resign').addEventListener('click', () => {
+  if (window.confirm('Resign this game?')) send({ type: 'resign' });
+});
+$('#offer-draw').addEventListener('click', () => send({ type: 'offer_draw' }));
+$('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }));
+$('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));
+$('#claim-draw').addEventListener('click', () => send({ type: 'claim_draw' }));
+$('#abort').addEventListener('click', () => send({ type: 'abort' }));
+
+$('#copy-fen').addEventListener('click', async () => {
+  if (!state || !state.fen) return;
+  const ok = await copyText(state.fen);
+  showMessage(ok ? 'FEN copied to the clipboard.' : 'Copy failed; the FEN is in the box below.', ok ? 'ok' : 'error', 4000);
+  if (!ok) $('#fen').select();
+});
+
+$('#copy-invite').addEventListener('click', async () => {
+  const url = $('#invite-link').href;
+  if (!url) return;
+  const ok = await copyText(url);
+  showMessage(ok ? 'Invitation link copied.' : 'Copy failed; select the link and copy it.', ok ? 'ok' : 'error', 4000);
+});
+
+$('#cancel-invite').addEventListener('click', async () => {
+  const m = state && /\/invite\/([^/?#]+)/.exec(state.invite_url || '');
+  if (!m) return;
+  if (!window.confirm('Cancel this invitation?')) return;
+  try {
+    await api.declineInvitation(decodeURIComponent(m[1]));
+    showMessage('Invitation cancelled.', 'ok');
+    if (conn.open) conn.send({ type: 'sync' });
+  } catch (err) {
+    showMessage(err.message, 'error');
+  }
+});
+
+const colourInput = $('#colour');
+colourInput.addEventListener('input', () => {
+  ownColour = colourInput.value;
+  if (state) render(state, false);
+});
+colourInput.addEventListener('change', async () => {
+  ownColour = colourInput.value;
+  if (state) render(state, false);
+  try {
+    await api.saveColour(colourInput.value);
+    showMessage('Colour saved.', 'ok', 2500);
+  } catch (err) {
+    showMessage(err.message, 'error');
+  }
+});
+
+$('#fen').addEventListener('focus', (e) => e.target.select());
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') conn.nudge();
+});
+window.addEventListener('online', () => conn.nudge());
+
+// ---- start ------------------------------------------------------------------------------
+
+async function start() {
+  loadHeader();
+  if (!gameId) {
+    showMessage('No game id in the address.', 'error', 0);
+    $('#status').textContent = 'No game.';
+    setConnection('closed', 'Not connected');
+    return;
+  }
+  $('#download').href = api.recordUrl(gameId);
+  conn.connect();
+  // The websocket sends the state on connect; the HTTP state shows it sooner and reports a
+  // missing game clearly. It is used only if no websocket state arrived first.
+  try {
+    const res = await api.game(gameId);
+    if (res && res.type === 'state' && res.state) {
+      onMessage({ type: 'state', version: res.version, state: res.state }); // (no event: not a change)
+    } else if (res && version === null && !state) {
+      render(res);
+    }
+  } catch (err) {
+    if (err.status === 404) {
+      conn.stopped = true;
+      if (conn.ws) conn.ws.close();
+      setConnection('closed', 'Not connected');
+      $('#status').textContent = 'Game not found.';
+    }
+    showMessage(err.message, 'error', 0);
+  }
+}
+
+// For debugging and tests: the board component, the connection and the latest state.
+window.superchess = { board, conn, get state() { return state; }, get version() { return version; } };
+
+start();

@@ -1,0 +1,282 @@
+// The home page: identity (guest / account, log in, register, log out), piece colour, the
+// new-match form and the lists of the current identity's games and invitations.
+
+import * as api from './api.js';
+import { DEFAULT_COLOURS } from './pieces.js';
+import {
+  $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, outcomeFor, resultText, humanize,
+  tcName, variantTitle, absoluteUrl,
+} from './ui.js';
+
+let me = null;
+let opts = null;
+const REFRESH_MS = 15000;
+
+// ---- identity ---------------------------------------------------------------------------
+
+function renderMe() {
+  if (!me) return;
+  $('#me-name').textContent = me.name;
+  $('#me-kind').textContent = me.account ? 'account' : 'guest';
+  $('#auth-forms').hidden = Boolean(me.account);
+  $('#guest-note').hidden = Boolean(me.account);
+  $('#logout').hidden = !me.account;
+  if (document.activeElement !== $('#colour')) $('#colour').value = me.colour || DEFAULT_COLOURS[0];
+  $('#whoami').replaceChildren(
+    h('span', { class: 'who-name', text: me.name }),
+    h('span', { class: 'who-kind', text: me.account ? ' (account)' : ' (guest)' }),
+  );
+}
+
+async function loadMe() {
+  try {
+    me = await api.me();
+    renderMe();
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+function formValues(form) {
+  return Object.fromEntries(new FormData(form).entries());
+}
+
+async function onAuth(e, action, label) {
+  e.preventDefault();
+  const form = e.currentTarget;
+  const { name, password } = formValues(form);
+  const button = form.querySelector('button[type="submit"]');
+  button.disabled = true;
+  try {
+    me = await action(String(name || '').trim(), String(password || ''));
+    form.reset();
+    renderMe();
+    showMessage(`${label} as ${me.name}.`, 'ok');
+    await refreshGames();
+  } catch (err) {
+    showMessage(err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$('#login-form').addEventListener('submit', (e) => onAuth(e, api.login, 'Logged in'));
+$('#register-form').addEventListener('submit', (e) => onAuth(e, api.register, 'Registered and logged in'));
+
+$('#logout').addEventListener('click', async () => {
+  try {
+    await api.logout();
+    showMessage('Logged out.', 'ok');
+  } catch (err) {
+    showMessage(err.message);
+  }
+  await loadMe();
+  await refreshGames();
+});
+
+$('#colour').addEventListener('change', async (e) => {
+  try {
+    me = await api.saveColour(e.target.value);
+    renderMe();
+    showMessage('Colour saved.', 'ok', 2500);
+  } catch (err) {
+    showMessage(err.message);
+  }
+});
+
+// ---- new match --------------------------------------------------------------------------
+
+function fillOptions() {
+  const variant = $('#variant');
+  const names = (opts.variants || []).map((v) => v.name);
+  variant.replaceChildren(...(opts.variants || []).map((v) => h('option', { value: v.name },
+    `${v.title || v.name}${v.files && v.ranks ? ` (${v.files}×${v.ranks})` : ''}`)));
+  variant.value = names.includes('super16') ? 'super16' : (names[0] || '');
+
+  const tc = $('#time-control');
+  const ids = (opts.time_controls || []).map((t) => t.id);
+  tc.replaceChildren(...(opts.time_controls || []).map((t) => h('option', { value: t.id }, t.name || t.id)));
+  tc.value = ids.includes('blitz-3+2') ? 'blitz-3+2' : (ids[0] || '');
+}
+
+async function loadOptions() {
+  try {
+    opts = await api.options();
+    fillOptions();
+  } catch (err) {
+    showMessage(`Could not load the match options: ${err.message}`);
+  }
+}
+
+$('#new-match').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const form = e.currentTarget;
+  const fen = $('#fen').value.trim();
+  const invite = $('#invite').value.trim();
+  const body = {
+    variant: $('#variant').value,
+    time_control: $('#time-control').value,
+    creator_side: Number($('#creator-side').value) === 1 ? 1 : 0,
+    fen: fen || null,
+    invite: invite || null,
+  };
+  const button = $('#create');
+  button.disabled = true;
+  try {
+    const res = await api.createMatch(body);
+    const url = absoluteUrl(res.invite_url);
+    const link = $('#invite-link');
+    link.href = url;
+    link.textContent = url;
+    $('#game-link').href = `/game/${encodeURIComponent(res.game_id)}`;
+    $('#created').hidden = false;
+    clearMessage();
+    form.querySelector('#fen').value = '';
+    await refreshGames();
+  } catch (err) {
+    showMessage(err.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+$('#copy-invite').addEventListener('click', async () => {
+  const url = $('#invite-link').href;
+  if (!url) return;
+  const ok = await copyText(url);
+  showMessage(ok ? 'Invitation link copied.' : 'Copy failed; select the link and copy it.', ok ? 'ok' : 'error', 3000);
+});
+
+// ---- game lists -------------------------------------------------------------------------
+
+function gameLink(s, text) {
+  return h('a', { href: `/game/${encodeURIComponent(s.id)}` }, text);
+}
+
+function describe(s) {
+  const parts = [variantTitle(s.variant, opts), tcName(s.time_control, opts)];
+  if (s.your_side === 0 || s.your_side === 1) parts.push(`you are ${sideLabel(s.your_side)}`);
+  return parts.filter(Boolean).join(' · ');
+}
+
+function emptyItem(text) {
+  return h('li', { class: 'empty' }, text);
+}
+
+function invitationItem(s) {
+  const li = h('li', { 'data-game-id': s.id });
+  if (s.invite_url) {
+    // One of ours, waiting for the opponent.
+    const url = absoluteUrl(s.invite_url);
+    const who = s.opponent ? nameOf(s.opponent) : 'anyone with the link';
+    li.append(
+      h('div', { class: 'grow' },
+        h('span', {}, 'Waiting for ', h('strong', { text: who }), ' — ', gameLink(s, 'open')),
+        h('span', { class: 'sub', text: describe(s) }),
+        h('span', { class: 'sub' }, h('a', { href: url, class: 'invite-url', text: url }))),
+      h('button', {
+        type: 'button', class: 'small copy', onclick: async () => {
+          const ok = await copyText(url);
+          showMessage(ok ? 'Invitation link copied.' : 'Copy failed.', ok ? 'ok' : 'error', 3000);
+        },
+      }, 'Copy link'),
+      h('button', { type: 'button', class: 'small cancel', onclick: () => cancelInvitation(s) }, 'Cancel'),
+    );
+    return li;
+  }
+  li.append(
+    h('div', { class: 'grow' },
+      h('span', {}, h('strong', { text: nameOf(s.opponent, 'Someone') }), ' invites you'),
+      h('span', { class: 'sub', text: describe(s) })),
+    h('button', { type: 'button', class: 'small primary accept', 'data-game': s.id, onclick: () => respond(s, true) }, 'Accept'),
+    h('button', { type: 'button', class: 'small decline', 'data-game': s.id, onclick: () => respond(s, false) }, 'Decline'),
+  );
+  return li;
+}
+
+async function respond(s, accept) {
+  try {
+    if (accept) {
+      const res = await api.acceptGame(s.id);
+      window.location.href = `/game/${encodeURIComponent((res && res.game_id) || s.id)}`;
+    } else {
+      await api.declineGame(s.id);
+      showMessage('Invitation declined.', 'ok');
+      await refreshGames();
+    }
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+async function cancelInvitation(s) {
+  const m = /\/invite\/([^/?#]+)/.exec(s.invite_url || '');
+  if (!m || !window.confirm('Cancel this invitation?')) return;
+  try {
+    await api.declineInvitation(decodeURIComponent(m[1]));
+    showMessage('Invitation cancelled.', 'ok');
+  } catch (err) {
+    showMessage(err.message);
+  }
+  await refreshGames();
+}
+
+function ongoingItem(s) {
+  const turn = s.your_turn
+    ? h('span', { class: 'badge turn' }, 'Your turn')
+    : h('span', { class: 'badge' }, s.status === 'waiting' ? 'Waiting' : 'Their turn');
+  return h('li', { 'data-game-id': s.id, class: s.your_turn ? 'your-turn' : null },
+    h('div', { class: 'grow' },
+      h('span', {}, gameLink(s, ['vs ', h('strong', { text: nameOf(s.opponent, '?') })])),
+      h('span', { class: 'sub', text: describe(s) })),
+    turn);
+}
+
+function finishedItem(s) {
+  let label;
+  let cls = 'badge';
+  if (s.status === 'aborted') label = 'Aborted';
+  else if (s.status === 'declined') label = 'Declined';
+  else {
+    const outcome = outcomeFor(s.result, s.your_side);
+    label = outcome || resultText(s.result);
+    if (outcome === 'You won') cls = 'badge win';
+    if (outcome === 'You lost') cls = 'badge loss';
+  }
+  const detail = [s.result && s.result !== '*' ? s.result : '', s.termination ? humanize(s.termination) : '']
+    .filter(Boolean).join(' · ');
+  return h('li', { 'data-game-id': s.id },
+    h('div', { class: 'grow' },
+      h('span', {}, gameLink(s, ['vs ', h('strong', { text: nameOf(s.opponent, '?') })])),
+      h('span', { class: 'sub', text: [describe(s), detail].filter(Boolean).join(' · ') })),
+    h('span', { class: cls }, label));
+}
+
+function fillList(sel, items, render, empty) {
+  const ul = $(sel);
+  ul.replaceChildren(...(items && items.length ? items.map(render) : [emptyItem(empty)]));
+}
+
+async function refreshGames() {
+  try {
+    const g = await api.games();
+    fillList('#invitations', g.invitations, invitationItem, 'No open invitations.');
+    fillList('#ongoing', g.ongoing, ongoingItem, 'No games in progress.');
+    fillList('#finished', g.finished, finishedItem, 'No finished games yet.');
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+// ---- start ------------------------------------------------------------------------------
+
+async function start() {
+  await Promise.all([loadMe(), loadOptions()]);
+  await refreshGames();
+  setInterval(() => { if (document.visibilityState === 'visible') refreshGames(); }, REFRESH_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') refreshGames();
+  });
+}
+
+start();

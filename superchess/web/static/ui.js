@@ -1,0 +1,133 @@
+// Shared DOM helpers. User-provided text always goes in through textContent / text nodes.
+
+import * as api from './api.js';
+
+/** h('a', {class: 'x', href: '/'}, 'text', child) -> element; strings become text nodes. */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'hidden') el.hidden = Boolean(v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+const messageTimers = new WeakMap();
+
+/** Shows `text` in the message area (kind: error | info | ok); clears after `ms` if given. */
+export function showMessage(text, kind = 'error', ms = kind === 'error' ? 12000 : 4000, el = $('#message')) {
+  if (!el) return;
+  clearTimeout(messageTimers.get(el));
+  el.textContent = text || '';
+  el.dataset.kind = kind;
+  el.classList.toggle('visible', Boolean(text));
+  if (text && ms) {
+    messageTimers.set(el, setTimeout(() => {
+      if (el.textContent === text) { el.textContent = ''; el.classList.remove('visible'); }
+    }, ms));
+  }
+}
+
+export function clearMessage(el = $('#message')) {
+  showMessage('', 'info', 0, el);
+}
+
+/** Copies text to the clipboard (with a fallback outside secure contexts). */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch { /* fall through */ }
+  const ta = h('textarea', { readonly: true, style: 'position:fixed;top:-1000px;opacity:0' });
+  ta.value = text;
+  document.body.appendChild(ta);
+  ta.select();
+  let ok = false;
+  try { ok = document.execCommand('copy'); } catch { ok = false; }
+  ta.remove();
+  return ok;
+}
+
+export const sideLabel = (side) => (side === 0 ? 'Player 1' : side === 1 ? 'Player 2' : 'Watcher');
+
+/** A name from a string or an object with a name. */
+export function nameOf(x, fallback = '—') {
+  if (x === null || x === undefined || x === '') return fallback;
+  if (typeof x === 'string') return x;
+  return x.name || fallback;
+}
+
+export function resultText(result) {
+  switch (result) {
+    case '1-0': return 'Player 1 wins';
+    case '0-1': return 'Player 2 wins';
+    case '1/2-1/2': return 'Draw';
+    default: return 'No result';
+  }
+}
+
+/** "You won" / "You lost" / "Draw" from a result and your side, or null. */
+export function outcomeFor(result, side) {
+  if (result === '1/2-1/2') return 'Draw';
+  if (side !== 0 && side !== 1) return null;
+  if (result === '1-0') return side === 0 ? 'You won' : 'You lost';
+  if (result === '0-1') return side === 1 ? 'You won' : 'You lost';
+  return null;
+}
+
+export function humanize(text) {
+  if (!text) return '';
+  const s = String(text).replace(/[_-]+/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The display name of a time control given as an id string or {id, name}. */
+export function tcName(tc, opts) {
+  if (!tc) return '';
+  if (typeof tc === 'object') return tc.name || tc.id || '';
+  const found = opts && (opts.time_controls || []).find((t) => t.id === tc);
+  return found ? found.name : tc;
+}
+
+/** The display title of a variant given as a name string or {name, title}. */
+export function variantTitle(v, opts) {
+  if (!v) return '';
+  if (typeof v === 'object') return v.title || v.name || '';
+  const found = opts && (opts.variants || []).find((x) => x.name === v);
+  return found ? found.title : v;
+}
+
+export function absoluteUrl(path) {
+  try { return new URL(path, window.location.origin).href; } catch { return path; }
+}
+
+/** Fills the page header's #whoami with the current identity; returns /api/me (or null). */
+export async function loadHeader() {
+  const el = $('#whoami');
+  try {
+    const me = await api.me();
+    if (el) {
+      el.replaceChildren(
+        h('span', { class: 'who-name', text: me.name }),
+        h('span', { class: 'who-kind', text: me.account ? ' (account)' : ' (guest)' }),
+      );
+    }
+    return me;
+  } catch (err) {
+    if (el) el.textContent = '';
+    return null;
+  }
+}

@@ -1,0 +1,163 @@
+"""Identity: guest cookies, accounts (argon2id), log in / out, names, colours, and names as data."""
+from __future__ import annotations
+
+import pytest
+
+from superchess.server.store import Store
+
+from .util import http_state, new_match, ok, recv_state, register
+
+
+def test_guest_cookie_is_created_on_the_first_request_and_stays(server):
+    b = server.browser()
+    first = b.get("/api/me")
+    me = ok(first)
+    cookie = first.headers["set-cookie"]
+    assert cookie.startswith("sc_guest=") and "httponly" in cookie.lower()
+    assert me["account"] is False and me["name"].startswith("Guest-") and me["colour"] is None
+    for _ in range(3):
+        again = b.get("/api/me")
+        assert ok(again) == me
+        assert "set-cookie" not in again.headers  # no new identity once the browser has one
+    other = ok(server.browser().get("/api/me"))
+    assert other["id"] != me["id"] and other["name"] != me["name"]
+
+
+def test_websocket_without_any_cookie_is_a_watcher(server):
+    m = new_match(server)
+    with server.browser().websocket_connect(f"/ws/games/{m.id}") as ws:
+        assert recv_state(ws)["state"]["you"] is None
+
+
+def test_register_stores_an_argon2id_hash_and_logs_in(server, data_dir):
+    b = server.browser()
+    guest = ok(b.get("/api/me"))
+    r = b.post("/api/register", json={"name": "alice_1", "password": "s3cret-pass"})
+    me = ok(r)
+    assert me["name"] == "alice_1" and me["account"] is True and me["id"] != guest["id"]
+    assert "sc_session=" in r.headers["set-cookie"] and "httponly" in r.headers["set-cookie"].lower()
+    assert ok(b.get("/api/me")) == me
+    reader = Store.in_folder(data_dir)  # what is really on disk
+    try:
+        stored = reader.player_by_name("alice_1").password_hash
+    finally:
+        reader.engine.dispose()
+    assert stored.startswith("$argon2id$") and "s3cret-pass" not in stored
+
+
+def test_login_logout_and_wrong_password(server):
+    register(server.browser(), "bob-2", "bobs password")
+    b = server.browser()
+    guest = ok(b.get("/api/me"))
+    for creds in ({"name": "bob-2", "password": "wrong password"}, {"name": "nobody", "password": "whatever1"},
+                  {"name": guest["name"], "password": "whatever1"}):  # a guest has no password
+        r = b.post("/api/login", json=creds)
+        assert r.status_code == 401 and r.json() == {"detail": "wrong name or password"}
+        assert ok(b.get("/api/me")) == guest
+    me = ok(b.post("/api/login", json={"name": "bob-2", "password": "bobs password"}))
+    assert me["name"] == "bob-2" and me["account"] is True
+    assert ok(b.get("/api/me")) == me
+    assert ok(b.post("/api/logout")) == {"ok": True}
+    assert ok(b.get("/api/me")) == guest  # back to this browser's own guest identity
+    # the session is gone on the server too: replaying the old cookie does not log in
+    assert ok(server.browser().get("/api/me"))["name"] != "bob-2"
+
+
+def test_logout_invalidates_the_session_token_on_the_server(server):
+    b = server.browser()
+    register(b, "carl_3")
+    token = b.cookies["sc_session"]
+    ok(b.post("/api/logout"))
+    replay = server.browser(cookies={"sc_session": token})
+    assert ok(replay.get("/api/me"))["account"] is False
+
+
+def test_duplicate_names_are_refused(server):
+    register(server.browser(), "dora")
+    b = server.browser()
+    r = b.post("/api/register", json={"name": "dora", "password": "another one"})
+    assert r.status_code == 409 and "taken" in r.json()["detail"]
+    assert ok(b.get("/api/me"))["account"] is False
+
+
+@pytest.mark.parametrize("name", ["ab", "a" * 21, "has space", "<script>", "al&ce", 'quo"te', "naïve",
+                                  "guest", "Guest-abcd", "guest_joe", ""])
+def test_bad_names_are_refused(server, name):
+    b = server.browser()
+    r = b.post("/api/register", json={"name": name, "password": "long enough"})
+    assert r.status_code == 400 and "names are 3-20" in r.json()["detail"]
+    assert ok(b.get("/api/me"))["account"] is False
+
+
+def test_short_passwords_and_oversized_fields_are_refused(server):
+    b = server.browser()
+    r = b.post("/api/register", json={"name": "erin", "password": "short"})
+    assert r.status_code == 400 and "8 characters" in r.json()["detail"]
+    assert b.post("/api/register", json={"name": "x" * 41, "password": "long enough"}).status_code == 422
+    assert b.post("/api/register", json={"name": "erin"}).status_code == 422
+
+
+def test_a_guests_games_remain_listed_after_logging_in_and_out(server):
+    m = new_match(server)  # the creator (a guest) plays an accepted game ...
+    b = m.creator
+    pending = ok(b.post("/api/matches", json={}))  # ... and has an open invitation
+    before = ok(b.get("/api/games"))
+    assert [g["id"] for g in before["ongoing"]] == [m.id]
+    assert [g["id"] for g in before["invitations"]] == [pending["game_id"]]
+    register(b, "fiona")
+    as_account = ok(b.get("/api/games"))
+    assert as_account == {"ongoing": [], "finished": [], "invitations": []}
+    ok(b.post("/api/logout"))
+    assert ok(b.get("/api/games")) == before
+    ok(b.post("/api/login", json={"name": "fiona", "password": "correct horse"}))
+    ok(b.post("/api/logout"))
+    after = ok(b.get("/api/games"))
+    assert [g["id"] for g in after["ongoing"]] == [m.id]
+    assert m.state(b)["you"] == 0
+
+
+def test_colour_is_per_player_and_validated(server):
+    m = new_match(server)
+    me = ok(m.p1.put("/api/me/colour", json={"colour": "#A0B1C2"}))
+    assert me["colour"] == "#a0b1c2"
+    for bad in ("red", "#12345", "#1234567", "#ggghhh", "a0b1c2"):
+        r = m.p1.put("/api/me/colour", json={"colour": bad})
+        assert r.status_code in (400, 422), bad
+    assert ok(m.p1.get("/api/me"))["colour"] == "#a0b1c2"
+    assert m.state(m.p1)["colours"] == {"own": "#a0b1c2"}
+    assert m.state(m.p2)["colours"] == {"own": None}
+    assert m.state(server.browser())["colours"] == {"own": None}
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as ws:
+        assert recv_state(ws)["state"]["colours"] == {"own": "#a0b1c2"}
+
+
+# -- names are data, never markup -------------------------------------------------------------------
+def test_names_round_trip_exactly_as_json(server):
+    creator, opponent = server.browser(), server.browser()
+    register(creator, "Zed_-9x")
+    register(opponent, "o-o-O")
+    created = ok(creator.post("/api/matches", json={"invite": "o-o-O"}))
+    r = opponent.get("/api/games")
+    assert r.headers["content-type"].startswith("application/json")
+    assert ok(r)["invitations"][0]["opponent"] == "Zed_-9x"
+    ok(opponent.post(f"/api/games/{created['game_id']}/accept"))
+    state = http_state(creator, created["game_id"])
+    assert state["players"] == [{"name": "Zed_-9x", "side": 0}, {"name": "o-o-O", "side": 1}]
+    invitation = ok(opponent.get(f"/api/invitations/{created['invite_url'].split('/')[-1]}"))
+    assert invitation["creator"] == "Zed_-9x"
+    record = creator.get(f"/api/games/{created['game_id']}/record").text
+    assert '[Player1 "Zed_-9x"]' in record and '[Player2 "o-o-O"]' in record
+
+
+def test_pages_do_not_embed_user_data(server):
+    from superchess.server.app import WEB
+    if not (WEB / "pages" / "game.html").exists():
+        pytest.skip("the web pages are not there yet")
+    m = new_match(server)
+    names = [p["name"] for p in m.state(m.p1)["players"]]
+    page = m.p1.get(f"/game/{m.id}")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    for name in names:
+        assert name not in page.text
+    assert m.id not in page.text  # the page is static: the script fetches the game by itself
+    assert server.browser().get("/game/another-id").text == page.text

@@ -1,0 +1,172 @@
+"""Persistence: a move is in the database before anyone hears of it; a NEW app on the same data
+folder continues every game (identities, moves, draw offers, clocks without the downtime)."""
+from __future__ import annotations
+
+import pytest
+
+from superchess.server.store import Store
+
+from .util import act, http_state, move, new_match, ok, recv_state, register, sync
+
+
+@pytest.fixture
+def reader(data_dir):
+    """A second, independent connection to the same database file."""
+    store = Store.in_folder(data_dir)
+    yield store
+    store.engine.dispose()
+
+
+def test_every_move_is_in_the_database_before_the_opponent_sees_it(server, reader):
+    m = new_match(server)
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        played = []
+        for mover, other, text in [(w1, w2, "h2h4"), (w2, w1, "h15h13"), (w1, w2, "g2g4"), (w2, w1, "b16c14")]:
+            mover.send_json({"type": "move", "move": text})
+            seen = recv_state(other)  # the opponent's message, before the mover's own echo is read
+            played.append(text)
+            assert reader.moves(m.id) == played
+            row = reader.game(m.id)
+            assert row.version == seen["version"] and row.status == "active"
+            assert recv_state(mover)["version"] == seen["version"]
+        w1.send_json({"type": "resign"})
+        recv_state(w2)
+        row = reader.game(m.id)
+        assert (row.status, row.result, row.termination, row.winner) == ("finished", "0-1", "resignation", 1)
+
+
+def test_a_new_app_on_the_same_folder_continues_the_game(server, restart, clock):
+    m = new_match(server)
+    register(m.p2, "hanna")  # an account session must survive too (it is Player 2's identity now?)
+    # (registering logs the browser in as a new identity: keep Player 2's guest cookie for the game)
+    ok(m.p2.post("/api/logout"))
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        move(w1, [w2], "h2h4")
+        move(w2, [w1], "h15h13")
+        last = move(w1, [w2], "b1c3")[0]
+        act(w2, [w1], {"type": "offer_draw"})
+    before = {k: http_state(b, m.id) for k, b in (("p1", m.p1), ("p2", m.p2))}
+    cookies = (dict(m.p1.cookies), dict(m.p2.cookies))
+
+    server2 = restart(server)
+    p1, p2 = server2.browser(cookies=cookies[0]), server2.browser(cookies=cookies[1])
+    after = {"p1": http_state(p1, m.id), "p2": http_state(p2, m.id)}
+    for k in ("p1", "p2"):
+        for key in ("version", "moves", "fen", "status", "players", "you", "legal", "draw_offer", "captured",
+                    "can_claim_draw", "can_abort", "last_move"):
+            assert after[k][key] == before[k][key], key
+    assert after["p1"]["version"] == last["version"] + 1 and after["p2"]["draw_offer"] == 1
+    assert ok(p2.get("/api/games"))["ongoing"][0]["id"] == m.id
+    with p1.websocket_connect(f"/ws/games/{m.id}") as w1, p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        s1, s2 = recv_state(w1), recv_state(w2)
+        assert s1["version"] == s2["version"] == after["p1"]["version"]
+        assert s2["state"]["legal"] and s1["state"]["legal"] == {}
+        msgs = move(w2, [w1], "g15g13")  # the move also declines nothing: it was Player 2's own offer
+        assert msgs[0]["version"] == s1["version"] + 1
+        assert msgs[0]["state"]["moves"] == ["h2h4", "h15h13", "b1c3", "g15g13"]
+        move(w1, [w2], "c3b5")
+    assert server2.store.moves(m.id) == ["h2h4", "h15h13", "b1c3", "g15g13", "c3b5"]
+    # an account made before the restart still logs in
+    b = server2.browser()
+    assert ok(b.post("/api/login", json={"name": "hanna", "password": "correct horse"}))["name"] == "hanna"
+
+
+def test_clocks_are_not_charged_for_the_downtime(server, restart, clock):
+    m = new_match(server, time_control="blitz-3+2")
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        move(w1, [w2], "h2h4")
+        move(w2, [w1], "h15h13")
+        clock.advance(5_000)
+        move(w1, [w2], "g2g4")  # Player 1: 180 - 5 + 2 = 177 s; Player 2 to move
+        clock.advance(3_000)
+        assert sync(w2)["state"]["clock"]["remaining"] == [177_000, 177_000]
+    cookies = (dict(m.p1.cookies), dict(m.p2.cookies))
+    server.close()
+    clock.advance(10 * 60_000)  # ten minutes down: more than Player 2's whole time
+    server2 = restart(server)
+    p1, p2 = server2.browser(cookies=cookies[0]), server2.browser(cookies=cookies[1])
+    c = http_state(p1, m.id)["clock"]
+    # Player 1 keeps exactly their time; Player 2's turn restarts now, from the time they had when it
+    # began (the 3 s used before the crash are not charged either: the turn is replayed)
+    assert c["remaining"] == [177_000, 180_000] and c["running"] == 1 and c["timed"] is True
+    assert c["deadline"] == clock.t + 180_000
+    server2.check_clocks()
+    assert http_state(p1, m.id)["status"] == "active"
+    clock.advance(4_000)
+    with p2.websocket_connect(f"/ws/games/{m.id}") as w2, p1.websocket_connect(f"/ws/games/{m.id}") as w1:
+        recv_state(w2), recv_state(w1)
+        c = move(w2, [w1], "g15g13")[0]["state"]["clock"]
+        assert c["remaining"] == [177_000, 178_000]  # 180 - 4 + 2
+    # a timer armed at start-up (hub.resume) flags a game whose time then runs out
+    clock.advance(177_000)
+    server2.check_clocks()
+    assert http_state(p1, m.id)["termination"] == "time"
+
+
+def test_the_first_move_window_restarts_with_the_server(server, restart, clock):
+    m = new_match(server)
+    cookies = dict(m.p1.cookies)
+    clock.advance(50_000)
+    server2 = restart(server)
+    clock.advance(50_000)  # 100 s since the start, but only 50 s of it with the server up
+    server2.check_clocks()
+    p1 = server2.browser(cookies=cookies)
+    assert http_state(p1, m.id)["status"] == "active"
+    clock.advance(10_000)
+    server2.check_clocks()
+    assert http_state(p1, m.id)["status"] == "aborted"
+
+
+def test_invitations_and_finished_games_survive_a_restart(server, restart):
+    waiting = new_match(server, accept=False, variant="chess", time_control="daily")
+    done = new_match(server)
+    ok(done.p1.get("/api/me"))
+    with done.p2.websocket_connect(f"/ws/games/{done.id}") as w2:
+        recv_state(w2)
+        w2.send_json({"type": "resign"})
+        recv_state(w2)
+    record = done.p1.get(f"/api/games/{done.id}/record").text
+    cookies = {"creator": dict(waiting.creator.cookies), "opponent": dict(waiting.opponent.cookies),
+               "done": dict(done.p1.cookies)}
+    server2 = restart(server)
+    creator, opponent = server2.browser(cookies=cookies["creator"]), server2.browser(cookies=cookies["opponent"])
+    assert ok(creator.get("/api/games"))["invitations"][0]["id"] == waiting.id
+    assert ok(opponent.post(f"/api/invitations/{waiting.token}/accept")) == {"game_id": waiting.id}
+    s = http_state(opponent, waiting.id)
+    assert s["status"] == "active" and s["variant"] == "chess" and s["clock"]["daily"] is True
+    d = server2.browser(cookies=cookies["done"])
+    finished = http_state(d, done.id)
+    assert (finished["status"], finished["result"], finished["termination"]) == ("finished", "1-0", "resignation")
+    assert ok(d.get("/api/games"))["finished"][0]["result"] == "1-0"
+
+
+@pytest.mark.xfail(strict=True, reason="BUG live.py LiveGame.__init__ rebuilds a finished game from its moves "
+                                       "only: an ending that is not in the moves (resignation, agreement, time, "
+                                       "abort, claimed draw) is lost after a restart, so `reason` is null and "
+                                       "the record says * with no Termination")
+@pytest.mark.parametrize("ending", ["resign", "abort", "agreement", "claim"])
+def test_a_finished_game_keeps_its_ending_after_a_restart(server, restart, ending):
+    from ..rules.helpers import make_fen
+    fen = make_fen("super16", {"i1": "K", "a1": "R", "p16": "k", "h10": "p"}, halfmove=200) \
+        if ending == "claim" else None
+    m = new_match(server, fen=fen)
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        payloads = {"resign": [{"type": "resign"}], "abort": [{"type": "abort"}],
+                    "agreement": [{"type": "offer_draw"}, {"type": "accept_draw"}],
+                    "claim": [{"type": "claim_draw"}]}[ending]
+        for i, payload in enumerate(payloads):
+            ws, other = (w1, w2) if i % 2 == 0 else (w2, w1)
+            last = act(ws, [other], payload)[0]["state"]
+    record = m.p1.get(f"/api/games/{m.id}/record").text
+    cookies = dict(m.p1.cookies)
+    server2 = restart(server)
+    p1 = server2.browser(cookies=cookies)
+    after = http_state(p1, m.id)
+    assert (after["status"], after["result"], after["termination"]) == (
+        last["status"], last["result"], last["termination"])
+    assert after["reason"] == last["reason"]
+    assert p1.get(f"/api/games/{m.id}/record").text == record

@@ -1,0 +1,143 @@
+"""The real thing: `superchess serve` in a subprocess, played over real websockets, killed with SIGKILL
+mid-game and started again on the same data folder: no move lost, no clock charged for the downtime."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+DOWNTIME = 2.0  # seconds the server stays dead (plus its start-up time)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Process:
+    def __init__(self, data, log) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), "--data", str(data)],
+            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 20
+        while True:
+            assert self.proc.poll() is None, "the server exited"
+            try:
+                if httpx.get(f"{self.base}/api/options", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+class Player:
+    def __init__(self, server: Process) -> None:
+        self.http = httpx.Client(base_url=server.base, timeout=5)
+        self.me = self.http.get("/api/me").json()
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
+    def socket(self, server: Process, game_id: str):
+        return connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}",
+                       additional_headers={"Cookie": self.cookie_header()}, open_timeout=5)
+
+    def on(self, server: Process) -> "Player":
+        """The same browser (cookies) talking to another server process."""
+        cookies = self.http.cookies
+        self.http.close()
+        self.http = httpx.Client(base_url=server.base, timeout=5, cookies=cookies)
+        return self
+
+    def state(self, game_id: str) -> dict:
+        r = self.http.get(f"/api/games/{game_id}")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        return body["state"] if body.get("type") == "state" else body
+
+
+def receive(ws) -> dict:
+    msg = json.loads(ws.recv(timeout=5))
+    assert msg["type"] == "state", msg
+    return msg
+
+
+def play(ws, others, text):
+    ws.send(json.dumps({"type": "move", "move": text}))
+    msgs = [receive(w) for w in (ws, *others)]
+    assert all(m["event"]["move"] == text for m in msgs)
+    return msgs
+
+
+@pytest.fixture
+def processes(tmp_path):
+    started = []
+    log = open(tmp_path / "server.log", "ab")
+
+    def start() -> Process:
+        p = Process(tmp_path / "data", log)
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.kill()
+    log.close()
+
+
+def test_sigkill_mid_game_then_restart_loses_nothing(processes):
+    server = processes()
+    p1, p2 = Player(server), Player(server)
+    created = p1.http.post("/api/matches", json={"time_control": "blitz-5+0"}).json()
+    gid = created["game_id"]
+    assert p2.http.post(f"/api/invitations/{created['invite_url'].split('/')[-1]}/accept").json() == {"game_id": gid}
+    with p1.socket(server, gid) as w1, p2.socket(server, gid) as w2:
+        assert receive(w1)["state"]["you"] == 0 and receive(w2)["state"]["you"] == 1
+        play(w1, [w2], "h2h4")
+        play(w2, [w1], "h15h13")
+        time.sleep(0.3)
+        last = play(w1, [w2], "g2g4")[1]  # Player 1's first timed move; now Player 2's clock runs
+        before = last["state"]["clock"]
+        server.kill()  # the instant the opponent has seen the move: it must already be on disk
+    assert before["running"] == 1 and before["remaining"][1] == 300_000
+    assert 299_000 < before["remaining"][0] <= 299_700
+    killed_at = time.time()
+    time.sleep(DOWNTIME)
+
+    server = processes()
+    p1.on(server), p2.on(server)
+    after = p2.state(gid)
+    downtime_ms = (time.time() - killed_at) * 1000
+    assert after["moves"] == ["h2h4", "h15h13", "g2g4"] and after["status"] == "active"
+    assert after["version"] == last["version"]
+    clock = after["clock"]
+    assert clock["running"] == 1 and clock["remaining"][0] == before["remaining"][0]  # exactly kept
+    charged = before["remaining"][1] - clock["remaining"][1]
+    assert downtime_ms > DOWNTIME * 1000 and charged < 1_000  # the dead time was not charged
+    with p1.socket(server, gid) as w1, p2.socket(server, gid) as w2:
+        s1, s2 = receive(w1), receive(w2)
+        assert s1["version"] == s2["version"] == last["version"] and s2["state"]["legal"]
+        msgs = play(w2, [w1], "g15g13")
+        assert msgs[0]["version"] == last["version"] + 1
+        assert msgs[1]["state"]["moves"] == ["h2h4", "h15h13", "g2g4", "g15g13"]
+        assert msgs[1]["state"]["clock"]["remaining"][0] == before["remaining"][0]
+        play(w1, [w2], "b1c3")
+    assert p1.state(gid)["moves"][-1] == "b1c3"
+    p1.http.close(), p2.http.close()

@@ -1,0 +1,117 @@
+"""Two people, two browser contexts, from the invitation to a finished game, by clicking."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.rules.helpers import make_fen
+
+from .conftest import screenshot
+
+
+def start_match(pages, server, variant="super16", time_control="blitz-3+2", fen=None):
+    """Player A creates a match on the home page, player B accepts through the invitation link;
+    both end up on the game page."""
+    a, b = pages
+    a.goto(server.url + "/")
+    expect(a.locator(f'#variant option[value="{variant}"]')).to_have_count(1)
+    a.select_option("#variant", variant)
+    a.select_option("#time-control", time_control)
+    if fen:
+        a.fill("#fen", fen)
+    a.click("#create")
+    link = a.locator("#invite-link")
+    expect(link).to_be_visible()
+    href = link.get_attribute("href")
+    assert re.search(r"/invite/[\w-]{30,}$", href), href
+    b.goto(server.url + href if href.startswith("/") else href)
+    b.click("#accept")
+    b.wait_for_url(re.compile(r"/game/"))
+    a.click("#game-link")
+    a.wait_for_url(re.compile(r"/game/"))
+    for p in pages:
+        expect(p.locator("#board [data-square]").first).to_be_attached()
+    game_id = a.url.rsplit("/", 1)[1]
+    return game_id
+
+
+def play(page, other, frm, to, ply, promotion=None):
+    """Click a move on `page` and wait until both pages show it as ply number `ply` (0-based)."""
+    page.click(f'#board [data-square="{frm}"]')
+    page.click(f'#board [data-square="{to}"]')
+    if promotion:
+        page.click(f'#promotion [data-promotion="{promotion}"]')
+    for p in (page, other):
+        expect(p.locator(f'#moves [data-ply="{ply}"]')).to_have_count(1)
+
+
+def state(page, game_id):
+    return page.context.request.get(f"{page.url.split('/game/')[0]}/api/games/{game_id}").json()["state"]
+
+
+def test_checkmate_from_a_position_a_few_moves_before_mate(two_players, server):
+    a, b = two_players
+    fen = make_fen("super16", {"a16": "k", "a15": "p", "b15": "p", "p13": "p",
+                               "e1": "R", "i1": "K", "h2": "P"})
+    game_id = start_match(two_players, server, fen=fen)
+    play(a, b, "h2", "h3", 0)
+    # legal destinations light up for the player to move only
+    play(b, a, "p13", "p12", 1)
+    play(a, b, "e1", "e16", 2)
+    for p in (a, b):
+        expect(p.locator("#status")).to_contain_text("Checkmate")
+    assert state(a, game_id)["result"] == "1-0"
+    screenshot(a, "checkmate-player1")
+    screenshot(b, "checkmate-player2")
+
+
+def test_resignation_after_moves_on_the_default_board(two_players, server):
+    a, b = two_players
+    game_id = start_match(two_players, server)
+    play(a, b, "h2", "h4", 0)
+    play(b, a, "h15", "h13", 1)
+    b.on("dialog", lambda d: d.accept())
+    b.click("#resign")
+    for p in (a, b):
+        expect(p.locator("#status")).to_contain_text("resigned")
+    assert state(a, game_id)["result"] == "1-0"
+    screenshot(a, "resignation-super16")
+
+
+def test_promotion_through_the_picker(two_players, server):
+    a, b = two_players
+    fen = make_fen("super16", {"c15": "P", "i1": "K", "i16": "k", "p10": "p"})
+    game_id = start_match(two_players, server, fen=fen)
+    a.click('#board [data-square="c15"]')
+    a.click('#board [data-square="c16"]')
+    expect(a.locator("#promotion")).to_be_visible()
+    a.click('#promotion [data-promotion="u"]')
+    expect(b.locator('#moves [data-ply="0"]')).to_have_text("c15c16u")
+    assert state(b, game_id)["pieces"]["c16"] == "U"
+    screenshot(a, "promotion")
+
+
+def test_draw_offer_accepted(two_players, server):
+    a, b = two_players
+    game_id = start_match(two_players, server)
+    play(a, b, "h2", "h4", 0)
+    a.click("#offer-draw")
+    expect(b.locator("#accept-draw")).to_be_visible()
+    b.click("#accept-draw")
+    for p in (a, b):
+        expect(p.locator("#status")).to_contain_text("agreement")
+    assert state(a, game_id)["result"] == "1/2-1/2"
+
+
+def test_bullet_game_lost_on_time(two_players, server):
+    a, b = two_players
+    game_id = start_match(two_players, server, variant="chess", time_control="bullet-1+0")
+    play(a, b, "e2", "e4", 0)   # each side's first move is not timed (R18)
+    play(b, a, "e7", "e5", 1)
+    server.time.advance(61)     # Player 1 thinks for more than the whole minute
+    server.check_clocks()
+    for p in (a, b):
+        expect(p.locator("#status")).to_contain_text("lost on time")
+    assert state(a, game_id)["result"] == "0-1"
+    screenshot(b, "lost-on-time")
