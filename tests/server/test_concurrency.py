@@ -1,28 +1,47 @@
-"""The hub processes a game's events one at a time on the event loop. HTTP endpoints declared with
-`def` run in a worker thread: if they compute a game's state there, they touch the same rules-layer
-board (whose draw-claim check plays and takes back every legal move) while the loop applies moves."""
+"""The hub processes a game's events one at a time on the event loop. An HTTP endpoint declared with
+`def` would run in a worker thread: computing a game's state there touches the same rules-layer board
+(whose draw-claim check plays and takes back every legal move) while the loop applies moves."""
 from __future__ import annotations
 
 import threading
+import time
 
-import pytest
-
+from superchess.rules.board import Board
 from superchess.rules.position import Position
+from superchess.server.live import LiveGame
 
 from .util import move, new_match, recv, recv_state
 
 
-@pytest.mark.xfail(strict=True, reason="BUG app.py game_state (and my_games, game_record) are sync `def` "
-                                       "endpoints, so LiveGame.state() runs in a worker thread on the board the "
-                                       "event loop mutates; a thread switch inside Board.can_claim_draw (which "
-                                       "makes/unmakes every legal move) lets the loop see a half-played position")
-def test_a_state_request_cannot_interleave_with_a_move(server, monkeypatch):
-    m = new_match(server)
-
+def loop_thread(server) -> int:
     async def ident():
         return threading.get_ident()
 
-    loop_thread = server.call(ident)
+    return server.call(ident)
+
+
+def test_http_endpoints_read_live_games_on_the_event_loop(server, monkeypatch):
+    m = new_match(server)
+    threads = []
+    for cls, name in ((LiveGame, "_state"), (Board, "can_claim_draw"), (Board, "fen")):
+        original = getattr(cls, name)
+
+        def spy(*args, _original=original, **kw):
+            threads.append(threading.get_ident())
+            return _original(*args, **kw)
+
+        monkeypatch.setattr(cls, name, spy)
+    watcher = server.browser()
+    for b in (m.p1, m.p2, watcher):
+        assert b.get(f"/api/games/{m.id}").status_code == 200
+        assert b.get("/api/games").status_code == 200
+        assert b.get(f"/api/games/{m.id}/record").status_code == 200
+    assert threads and set(threads) == {loop_thread(server)}
+
+
+def test_a_state_request_cannot_interleave_with_a_move(server, monkeypatch):
+    m = new_match(server)
+    loop = loop_thread(server)
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1:
         recv_state(w1)
         move(w1, [], "h2h4")  # Player 2 to move; Player 2 has no socket, so its state is not cached yet
@@ -32,7 +51,7 @@ def test_a_state_request_cannot_interleave_with_a_move(server, monkeypatch):
 
         def repetitions(self):  # an unlucky thread switch, made to happen on purpose
             me = threading.get_ident()
-            if me != loop_thread:
+            if me != loop:
                 calls[me] = calls.get(me, 0) + 1
                 if calls[me] == 2 and not paused.is_set():  # inside can_claim_repetition's make/unmake
                     paused.set()
@@ -43,14 +62,16 @@ def test_a_state_request_cannot_interleave_with_a_move(server, monkeypatch):
         results = []
         t = threading.Thread(target=lambda: results.append(m.p2.get(f"/api/games/{m.id}")))
         t.start()
+        reply = None
         try:
-            if paused.wait(5):  # the worker thread is half-way through a hypothetical move
-                w1.send_json({"type": "move", "move": "g2g4"})  # Player 1 out of turn
+            while t.is_alive() and not paused.is_set():
+                time.sleep(0.002)
+            if paused.is_set():  # the worker thread is half-way through a hypothetical move
+                w1.send_json({"type": "move", "move": "g2g4"})  # Player 1, out of turn
                 reply = recv(w1)
-            else:
-                reply = {"type": "error", "message": "(the state was not computed in a worker thread)"}
         finally:
             resume.set()
             t.join(10)
-        assert reply["type"] == "error" and "not your turn" in reply["message"], reply
+        assert results and results[0].status_code == 200
+        assert reply is None, f"the state was computed in a worker thread; meanwhile the loop answered {reply}"
         assert server.store.moves(m.id) == ["h2h4"]

@@ -25,13 +25,14 @@ def test_options_list_the_variants_and_the_r18_time_controls(server):
     assert tcs["daily"]["daily"] is True and tcs["daily"]["name"] == "Daily"
 
 
+@pytest.mark.xfail(strict=True, reason="BUG app.py game_state returns hub.message(...), the websocket envelope "
+                                       "{type, version, state}, where docs/protocol.md (and web/static/game.js, "
+                                       "which calls render() on it) expect the state itself")
 def test_http_game_state_is_the_bare_state(server):
-    """docs/protocol.md: `GET /api/games/{id}` → the game state; web/static/game.js renders it as such."""
+    """docs/protocol.md: `GET /api/games/{id}` → the game state."""
     m = new_match(server)
     body = ok(m.p1.get(f"/api/games/{m.id}"))
-    if body.get("type") == "state":
-        pytest.xfail("BUG app.py game_state returns the websocket envelope {type, version, state}")
-    assert body["id"] == m.id and body["status"] == "active"
+    assert body["id"] == m.id and body["status"] == "active" and body["you"] == 0
 
 
 def test_defaults_super16_creator_is_player_1_and_moves_first(server):
