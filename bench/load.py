@@ -408,7 +408,14 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
         errors = [f"game {g.index} ({g.id}): {e}" for g in games for e in g.errors]
         lat = sorted(x * 1000 for g in games for x in g.latencies)
         moves = sum(len(g.sent) for g in games)
-        ended = sum(1 for g in games if (g.sides[0].latest or {}).get("status") not in (None, "active"))
+        endings: dict[str, int] = {}
+        for g in games:
+            st = g.sides[0].latest or {}
+            if st.get("status") not in (None, "active"):
+                key = f"{st.get('termination')} after {len(st.get('moves', []))} plies" if args.verbose \
+                    else str(st.get("termination"))
+                endings[key] = endings.get(key, 0) + 1
+        ended = ", ".join(f"{k} {v}" for k, v in sorted(endings.items())) or "0"
         ok = not errors and not timed_out and lost == 0 and dup == 0 and mismatched == 0
         return {
             "n": n, "moves": moves, "wall": wall, "mps": moves / wall if wall > 0 else float("nan"),
@@ -474,6 +481,7 @@ def main() -> int:
                     help="sample the server with py-spy during play; collapsed stacks go to DIR")
     ap.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy executable")
     ap.add_argument("--show-errors", type=int, default=10, help="error lines printed per N")
+    ap.add_argument("--verbose", action="store_true", help="more detail on how games ended")
     args = ap.parse_args()
     args.games = args.games or ("20,50" if args.quick else "50,200,500")
     args.plies = args.plies or (20 if args.quick else 40)

@@ -11,7 +11,8 @@ from typing import Callable
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
 from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -24,6 +25,7 @@ from .store import GameRow, PlayerRow, Store, new_token
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096  # bytes of one websocket message
+MAX_BODY = 16384  # bytes of one HTTP request body
 GUEST_COOKIE, SESSION_COOKIE = "sc_guest", "sc_session"
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{3,20}\Z")
 COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
@@ -66,6 +68,19 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     app = FastAPI(title="superchess", lifespan=lifespan)
     app.state.hub = hub
     app.state.store = store
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ())[1:]) or "request"
+        return JSONResponse({"detail": f"bad {where}: {first.get('msg', 'invalid')}"}, status_code=400)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"detail": f"request too large (at most {MAX_BODY} bytes)"}, status_code=413)
+        return await call_next(request)
 
     # Endpoints that touch live games are `async` so they run on the event loop, never in a worker
     # thread beside the game processing.
