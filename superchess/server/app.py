@@ -72,7 +72,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(x) for x in first.get("loc", ())[1:]) or "request"
+        where = ".".join(x for x in first.get("loc", ())[1:] if isinstance(x, str)) or "request body"
         return JSONResponse({"detail": f"bad {where}: {first.get('msg', 'invalid')}"}, status_code=400)
 
     @app.middleware("http")
