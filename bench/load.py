@@ -213,6 +213,7 @@ class Side:
                             f"(sent: {sent[0] if sent else None!r})")
                 else:
                     g.latencies.append(t - sent[1])
+                    g.samples.append((ply, sent[1], t - sent[1]))
         if state["status"] != "active" or len(state["moves"]) >= g.plies:
             self.done = True
             g.side_done()
@@ -231,10 +232,21 @@ class Side:
             return
         move = g.rng.choice(choices)
         g.sent[ply] = (move, math.inf)  # before any await, so that a second trigger sees it
-        if g.think:
-            await asyncio.sleep(g.rng.uniform(0, 2 * g.think))
-        g.sent[ply] = (move, time.perf_counter())
+        if g.think:  # think in a task of its own: this side goes on reading meanwhile
+            g.tasks.append(asyncio.create_task(self.send_later(ply, move, g.rng.uniform(0, 2 * g.think))))
+        else:
+            await self.send(ply, move)
+
+    async def send(self, ply: int, move: str) -> None:
+        self.game.sent[ply] = (move, time.perf_counter())
         await self.ws.send(json.dumps({"type": "move", "move": move}))
+
+    async def send_later(self, ply: int, move: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self.send(ply, move)
+        except Exception as e:  # noqa: BLE001
+            self.game.error(f"side {self.side}: sending {move}: {type(e).__name__}: {e}")
 
 
 class GameRun:
@@ -249,6 +261,7 @@ class GameRun:
         self.sides: list[Side] = []
         self.sent: dict[int, tuple[str, float]] = {}  # ply -> (move, send time)
         self.latencies: list[float] = []
+        self.samples: list[tuple[int, float, float]] = []  # (ply, send time, latency) for --dump
         self.errors: list[str] = []
         self.version_faults = 0
         self.started = False
@@ -302,6 +315,46 @@ class Run:
             self.all_done.set()
 
 
+class Lobby:
+    """Background HTTP traffic during play (--http-load K: K loops): a new guest creates a match,
+    another new guest accepts it, the creator lists its games. Every request writes to the
+    database (new players and sessions, the game row), as visitors arriving at the site do."""
+
+    def __init__(self, base: str, transport: httpx.AsyncHTTPTransport, variant: str) -> None:
+        self.base, self.transport, self.variant = base, transport, variant
+        self.stop = False
+        self.times: list[float] = []
+        self.failures = 0
+
+    async def timed(self, request) -> httpx.Response | None:
+        t = time.perf_counter()
+        try:
+            r = await request
+            r.raise_for_status()
+            return r
+        except httpx.HTTPError:
+            self.failures += 1
+            return None
+        finally:
+            self.times.append(time.perf_counter() - t)
+
+    async def loop(self) -> None:
+        while not self.stop:
+            a = httpx.AsyncClient(transport=self.transport, base_url=self.base, timeout=60)
+            b = httpx.AsyncClient(transport=self.transport, base_url=self.base, timeout=60)
+            r = await self.timed(a.post("/api/matches", json={"variant": self.variant, "time_control": TIME_CONTROL}))
+            if r is None:
+                continue
+            token = r.json()["invite_url"].rsplit("/", 1)[1]
+            await self.timed(b.post(f"/api/invitations/{token}/accept"))
+            await self.timed(a.get("/api/games"))
+
+    def summary(self) -> str:
+        t = sorted(x * 1000 for x in self.times)
+        return (f"{len(t)} requests, {self.failures} failed; ms p50 {percentile(t, 50):.1f} "
+                f"p99 {percentile(t, 99):.1f} max {t[-1] if t else float('nan'):.1f}")
+
+
 def record_moves(text: str) -> list[str]:
     body = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("[")]
     return [tok for tok in " ".join(body).split() if not _RECORD_SKIP.match(tok)]
@@ -321,6 +374,15 @@ async def gather_limited(limit: int, coros) -> list:
         async with sem:
             return await c
     return await asyncio.gather(*(one(c) for c in coros), return_exceptions=True)
+
+
+def cpu_machine() -> float:
+    """Busy CPU seconds of the whole machine so far (all cores, Linux /proc/stat)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return (sum(fields[:8]) - fields[3] - fields[4]) / CLK_TCK  # less idle and iowait
+    except (OSError, ValueError, IndexError):
+        return float("nan")
 
 
 def cpu_self() -> float:
@@ -360,10 +422,11 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
         # play
         if args.profile:
             server.start_profile(args.py_spy, Path(args.profile) / f"server-{args.variant}-{n}.txt")
-        cpu_client0, cpu_server0 = cpu_self(), server.cpu_seconds()
+        cpu_client0, cpu_server0, cpu_machine0 = cpu_self(), server.cpu_seconds(), cpu_machine()
+        lobby = Lobby(server.base, transport, args.variant) if args.http_load else None
+        lobby_tasks = [asyncio.create_task(lobby.loop()) for _ in range(args.http_load)] if lobby else []
         t_start = time.perf_counter()
-        for g in games:
-            await g.go()
+        await asyncio.gather(*(g.go() for g in games))
         timed_out = False
         try:
             await asyncio.wait_for(run.all_done.wait(), args.timeout)
@@ -372,7 +435,11 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             run.t_end = time.perf_counter()
         wall = run.t_end - t_start
         cpu_client, cpu_server = cpu_self() - cpu_client0, server.cpu_seconds() - cpu_server0
+        cpu_other = max(0.0, cpu_machine() - cpu_machine0 - cpu_client - cpu_server)  # other processes
         server.stop_profile()
+        if lobby:
+            lobby.stop = True
+            await asyncio.gather(*lobby_tasks, return_exceptions=True)
         await asyncio.gather(*(s.ws.close() for g in games for s in g.sides if s.ws is not None),
                              return_exceptions=True)
         await asyncio.gather(*(t for g in games for t in g.tasks), return_exceptions=True)
@@ -405,6 +472,13 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             if final.get("status") == "active" and len(rec) < g.plies:
                 unfinished += 1
                 g.error(f"unfinished: {len(rec)} of {g.plies} plies")
+        if args.dump:
+            path = Path(args.dump.replace("{n}", str(n)))
+            with open(path, "w") as f:
+                f.write("game,ply,send_s,latency_ms\n")
+                for g in games:
+                    for ply, sent_at, latency in g.samples:
+                        f.write(f"{g.index},{ply},{sent_at - t_start:.6f},{1000 * latency:.3f}\n")
         errors = [f"game {g.index} ({g.id}): {e}" for g in games for e in g.errors]
         lat = sorted(x * 1000 for g in games for x in g.latencies)
         moves = sum(len(g.sent) for g in games)
@@ -424,7 +498,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             "errors": len(errors), "error_lines": errors, "lost": lost, "dup": dup, "mismatched": mismatched,
             "unfinished": unfinished, "timed_out": timed_out, "ended": ended, "ok": ok,
             "setup_s": t_created - t0, "connect_s": t_connected - t_created,
-            "cpu_server": cpu_server, "cpu_client": cpu_client,
+            "cpu_server": cpu_server, "cpu_client": cpu_client, "cpu_other": cpu_other, "lobby": lobby.summary() if lobby else None,
         }
     finally:
         server.stop()
@@ -438,7 +512,10 @@ def print_result(r: dict, args: argparse.Namespace) -> None:
     print(f"      set-up {r['setup_s']:.1f} s (create+accept), websockets {r['connect_s']:.1f} s; games ended "
           f"by the rules: {r['ended']}; CPU during play: server {r['cpu_server']:.1f} s "
           f"({100 * r['cpu_server'] / r['wall']:.0f}% of a core), client {r['cpu_client']:.1f} s "
-          f"({100 * r['cpu_client'] / r['wall']:.0f}%)")
+          f"({100 * r['cpu_client'] / r['wall']:.0f}%), other processes {r['cpu_other']:.1f} s "
+          f"({100 * r['cpu_other'] / r['wall']:.0f}%)")
+    if r["lobby"]:
+        print(f"      background HTTP: {r['lobby']}")
     print(f"      correctness {verdict}: lost {r['lost']}, duplicated {r['dup']}, mismatched {r['mismatched']}, "
           f"unfinished {r['unfinished']}, errors {r['errors']}" + (", TIMED OUT" if r["timed_out"] else ""))
     for line in r["error_lines"][:args.show_errors]:
@@ -450,11 +527,11 @@ def print_result(r: dict, args: argparse.Namespace) -> None:
 
 def print_table(results: list[dict]) -> None:
     head = ("N", "moves", "wall s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors",
-            "srv CPU", "cli CPU", "result")
+            "srv CPU", "cli CPU", "oth CPU", "result")
     rows = [(str(r["n"]), str(r["moves"]), f"{r['wall']:.2f}", f"{r['mps']:.0f}", f"{r['p50']:.1f}",
              f"{r['p90']:.1f}", f"{r['p99']:.1f}", f"{r['max']:.1f}", str(r["errors"]),
              f"{100 * r['cpu_server'] / r['wall']:.0f}%", f"{100 * r['cpu_client'] / r['wall']:.0f}%",
-             "PASS" if r["ok"] else "FAIL") for r in results]
+             f"{100 * r['cpu_other'] / r['wall']:.0f}%", "PASS" if r["ok"] else "FAIL") for r in results]
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
     print("  ".join(h.rjust(w) for h, w in zip(head, widths)))
     for row in rows:
@@ -471,6 +548,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1, help="base seed of the per-game move choices")
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean think time per move in ms (uniform 0..2x; default 0: move at once)")
+    ap.add_argument("--http-load", type=int, default=0, metavar="K",
+                    help="K loops of background HTTP traffic during play (new guests creating and accepting "
+                         "matches, listing games); default 0")
     ap.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the websockets")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds allowed for the play phase of one N")
     ap.add_argument("--http-concurrency", type=int, default=16, help="HTTP requests in flight during set-up")
@@ -481,6 +561,8 @@ def main() -> int:
                     help="sample the server with py-spy during play; collapsed stacks go to DIR")
     ap.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy executable")
     ap.add_argument("--show-errors", type=int, default=10, help="error lines printed per N")
+    ap.add_argument("--dump", default=None, metavar="CSV",
+                    help="write every latency sample (game, ply, send time, latency) to CSV; {n} is replaced by N")
     ap.add_argument("--verbose", action="store_true", help="more detail on how games ended")
     args = ap.parse_args()
     args.games = args.games or ("20,50" if args.quick else "50,200,500")

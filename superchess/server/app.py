@@ -20,7 +20,7 @@ from ..rules import VARIANT_NAMES, Board, get_variant
 from ..rules.record import Game
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
-from .live import ActionError
+from .live import ACTIONS, ActionError
 from .store import GameRow, PlayerRow, Store, new_token
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -121,7 +121,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             raise HTTPException(400, "names are 3-20 letters, digits, _ or -, and may not start with 'guest'")
         if len(body.password) < 8:
             raise HTTPException(400, "passwords need at least 8 characters")
-        if store.player_by_name(body.name):
+        if store.player_by_name(body.name, any_case=True):
             raise HTTPException(409, f"the name {body.name} is taken")
         p = store.add_player(body.name, _hasher.hash(body.password), now())
         response.set_cookie(SESSION_COOKIE, store.add_session(p.id, now()), httponly=True, samesite="lax")
@@ -283,7 +283,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         g = hub.game(game_id)
         if g is None:
             raise HTTPException(404, "no such game")
-        return hub.message(g, p.id, now())
+        return hub.message(g, p.id, now())["state"]
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> PlainTextResponse:
@@ -303,13 +303,13 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def game_socket(ws: WebSocket, game_id: str) -> None:
         player = ws_identity(ws)
         await ws.accept()
+        if hub.game(game_id) is None:
+            await ws.send_text(json.dumps({"type": "error", "message": "no such game"}))
+            await ws.close(code=4404)
+            return
         conn = Connection(ws.send_text, player.id if player else None)
         conn.start()
-        if not hub.join(game_id, conn):
-            conn.send({"type": "error", "message": "no such game"})
-            await ws.close(code=4404)
-            conn.close()
-            return
+        hub.join(game_id, conn)
         try:
             while True:
                 msg = await ws.receive()
@@ -336,6 +336,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if data["type"] == "sync":
             conn.send(hub.message(hub.game(game_id), conn.player_id, now()))
             return None
+        if data["type"] not in ACTIONS:
+            return f"unknown message type {data['type'][:40]!r}"
         try:
             await hub.act(game_id, conn.player_id, data["type"], data)
         except (ActionError, LookupError) as e:

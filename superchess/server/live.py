@@ -2,7 +2,7 @@
 state each viewer may see. Pure: no I/O, time comes in as an argument."""
 from __future__ import annotations
 
-from ..rules import IllegalMoveError, Termination
+from ..rules import IllegalMoveError, Outcome, Termination
 from ..rules.record import Game, RecordError
 from .clock import TIME_CONTROLS, Clock
 from .store import GameRow
@@ -44,6 +44,9 @@ class LiveGame:
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
         for text in moves:
             self._play(text)
+        if row.status in ("finished", "aborted") and self.game.outcome is None:
+            # endings that are not on the board (resignation, agreement, time, claim, abort)
+            self.game.outcome = Outcome(Termination(row.termination), row.winner, bool(row.claimed))
         self.clock = Clock(self.tc, [row.remaining0, row.remaining1], len(moves))
         if row.status == "active":  # (re)start the side to move now: server downtime is not charged
             self.clock.start(self.game.board.turn, now)
@@ -98,7 +101,8 @@ class LiveGame:
             self._play(text)
         except IllegalMoveError as e:
             raise ActionError(str(e)) from None
-        self.row.draw_offer = None
+        if self.row.draw_offer == side ^ 1:  # moving instead of answering declines the offer
+            self.row.draw_offer = None
         self.clock.on_move(now)
         if self.game.outcome:
             self._finish(now)
@@ -149,8 +153,10 @@ class LiveGame:
         if not self.clock.timed():  # a first move that never came: R18 aborts the game
             self.game.abort()
         else:
-            self.clock.remaining[self.clock.running] = 0
-            self.game.flag(self.clock.running)
+            side = self.clock.running
+            self.clock.stop(now)
+            self.clock.remaining[side] = 0
+            self.game.flag(side)
         return self._finish(now)
 
     def _finish(self, now: int) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, create_engine, event, select)
+from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, create_engine, event, func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -101,9 +101,10 @@ class Store:
         with self.session() as s:
             return s.get(PlayerRow, player_id)
 
-    def player_by_name(self, name: str) -> PlayerRow | None:
+    def player_by_name(self, name: str, any_case: bool = False) -> PlayerRow | None:
+        column = func.lower(PlayerRow.name) if any_case else PlayerRow.name
         with self.session() as s:
-            return s.scalar(select(PlayerRow).where(PlayerRow.name == name))
+            return s.scalar(select(PlayerRow).where(column == (name.lower() if any_case else name)).limit(1))
 
     def update_player(self, player_id: int, **fields) -> PlayerRow:
         with self.session() as s:

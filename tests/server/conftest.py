@@ -8,7 +8,7 @@ import pytest
 # Starlette's TestClient warns that it prefers `httpx2`; the tests use the installed httpx.
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from .util import FakeClock, Server  # noqa: E402
+from .util import FakeClock, Server
 
 
 @pytest.fixture

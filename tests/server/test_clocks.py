@@ -215,9 +215,6 @@ def test_daily_24_hours_per_move_and_the_deadline_in_the_state(server, clock):
     assert http_state(m.p2, m.id)["clock"]["deadline"] is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG live.py LiveGame._timeout sets the flagged side's time to 0, then "
-                                       "_finish -> Clock.stop charges the elapsed turn again, so the database "
-                                       "keeps a negative remaining time (the state hides it with max(0, ...))")
 def test_a_flag_fall_stores_zero_remaining_time(server, clock):
     m = new_match(server, time_control="bullet-1+0")
     c1, c2 = connect(m)
@@ -229,3 +226,22 @@ def test_a_flag_fall_stores_zero_remaining_time(server, clock):
         assert recv_state(w1)["state"]["termination"] == "time"
     row = server.store.game(m.id)
     assert (row.remaining0, row.remaining1) == (0, MIN)
+
+
+def test_the_event_loop_timer_flags_by_itself(server, clock):
+    """No check_clocks here: the hub's own timer (armed after each change) applies the time-out."""
+    import time
+    m = new_match(server, time_control="bullet-1+0")
+    c1, c2 = connect(m)
+    with c1 as w1, c2 as w2:
+        recv_state(w1), recv_state(w2)
+        play_first_moves(w1, w2, clock)
+        clock.advance(MIN - 30)  # 30 ms (of real time, for the timer) before Player 1's flag falls
+        w2.send_json({"type": "offer_draw"})  # any change re-arms the timer: due in 0.03 s
+        recv_state(w1), recv_state(w2)
+        clock.advance(30)
+        time.sleep(0.1)
+        for ws in (w1, w2):
+            msg = recv_state(ws)
+            assert msg["event"]["kind"] == "end" and msg["state"]["termination"] == "time"
+            assert msg["state"]["result"] == "0-1"

@@ -250,3 +250,12 @@ def test_finished_games_move_to_the_finished_list(table):
         summary = games["finished"][0]
         assert (summary["status"], summary["result"], summary["termination"]) == ("finished", "0-1", "resignation")
         assert summary["your_side"] == side and summary["your_turn"] is False
+
+
+def test_an_offer_stands_when_the_offerer_moves(table):
+    t = table()
+    t.act(0, {"type": "offer_draw"})  # offered on the own turn, then the move is made
+    msgs = t.play("h2h4")
+    assert msgs[0]["state"]["draw_offer"] == 0
+    msgs = t.act(1, {"type": "accept_draw"})
+    assert msgs[0]["event"]["termination"] == "agreement"

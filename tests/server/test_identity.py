@@ -93,8 +93,14 @@ def test_short_passwords_and_oversized_fields_are_refused(server):
     b = server.browser()
     r = b.post("/api/register", json={"name": "erin", "password": "short"})
     assert r.status_code == 400 and "8 characters" in r.json()["detail"]
-    assert b.post("/api/register", json={"name": "x" * 41, "password": "long enough"}).status_code == 422
-    assert b.post("/api/register", json={"name": "erin"}).status_code == 422
+    for body in ({"name": "x" * 41, "password": "long enough"}, {"name": "erin"}, {"name": 5, "password": 7}):
+        r = b.post("/api/register", json=body)
+        assert r.status_code in (400, 422) and isinstance(r.json()["detail"], str), r.text  # one clear sentence
+    r = b.post("/api/register", content=b"{not json", headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500 and isinstance(r.json()["detail"], str)
+    r = b.post("/api/register", json={"name": "erin", "password": "p" * 20_000})
+    assert r.status_code in (400, 413, 422) and isinstance(r.json()["detail"], str)
+    assert ok(b.get("/api/me"))["account"] is False
 
 
 def test_a_guests_games_remain_listed_after_logging_in_and_out(server):
@@ -161,3 +167,14 @@ def test_pages_do_not_embed_user_data(server):
         assert name not in page.text
     assert m.id not in page.text  # the page is static: the script fetches the game by itself
     assert server.browser().get("/game/another-id").text == page.text
+
+
+def test_an_unknown_cookie_gets_a_fresh_guest(server):
+    b = server.browser()
+    b.cookies.set("sc_guest", "forged-or-expired", domain="testserver.local")
+    b.cookies.set("sc_session", "nope", domain="testserver.local")
+    r = b.get("/api/me")
+    me = ok(r)
+    assert me["account"] is False and r.headers["set-cookie"].startswith("sc_guest=")
+    assert b.cookies["sc_guest"] != "forged-or-expired"
+    assert ok(b.get("/api/me")) == me

@@ -25,9 +25,6 @@ def test_options_list_the_variants_and_the_r18_time_controls(server):
     assert tcs["daily"]["daily"] is True and tcs["daily"]["name"] == "Daily"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG app.py game_state returns hub.message(...), the websocket envelope "
-                                       "{type, version, state}, where docs/protocol.md (and web/static/game.js, "
-                                       "which calls render() on it) expect the state itself")
 def test_http_game_state_is_the_bare_state(server):
     """docs/protocol.md: `GET /api/games/{id}` → the game state."""
     m = new_match(server)
@@ -117,8 +114,13 @@ def test_unknown_variant_or_time_control(server, body, detail):
     assert r.status_code == 400 and r.json() == {"detail": detail}
 
 
-def test_bad_creator_side_is_refused(server):
-    assert server.browser().post("/api/matches", json={"creator_side": 2}).status_code == 422
+@pytest.mark.parametrize("body", [{"creator_side": 2}, {"creator_side": "first"}, {"variant": None},
+                                  {"fen": "x" * 2000}, {"invite": 12}])
+def test_malformed_match_requests_are_refused_clearly(server, body):
+    b = server.browser()
+    r = b.post("/api/matches", json=body)
+    assert r.status_code in (400, 422) and isinstance(r.json()["detail"], str), r.text  # one clear sentence
+    assert ok(b.get("/api/games"))["invitations"] == []
 
 
 def test_invitation_by_account_name(server):

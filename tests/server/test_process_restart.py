@@ -59,7 +59,7 @@ class Player:
         return connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}",
                        additional_headers={"Cookie": self.cookie_header()}, open_timeout=5)
 
-    def on(self, server: Process) -> "Player":
+    def on(self, server: Process) -> Player:
         """The same browser (cookies) talking to another server process."""
         cookies = self.http.cookies
         self.http.close()
@@ -89,17 +89,16 @@ def play(ws, others, text):
 @pytest.fixture
 def processes(tmp_path):
     started = []
-    log = open(tmp_path / "server.log", "ab")
+    with open(tmp_path / "server.log", "ab") as log:
 
-    def start() -> Process:
-        p = Process(tmp_path / "data", log)
-        started.append(p)
-        return p
+        def start() -> Process:
+            p = Process(tmp_path / "data", log)
+            started.append(p)
+            return p
 
-    yield start
-    for p in started:
-        p.kill()
-    log.close()
+        yield start
+        for p in started:
+            p.kill()
 
 
 def test_sigkill_mid_game_then_restart_loses_nothing(processes):

@@ -8,7 +8,7 @@ import re
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from .util import http_state, move, new_match, recv, recv_error, recv_state, sync
+from .util import http_state, move, new_match, ok, recv, recv_error, recv_state, sync
 
 
 def url(m) -> str:
@@ -68,8 +68,9 @@ def test_the_legal_moves_are_the_rules_legal_moves(server):
     ("p1", "move h2h4", "malformed message: not JSON"),
     ("p1", {"move": "h2h4"}, 'malformed message: expected an object with a "type"'),
     ("p1", {"type": 7}, 'malformed message: expected an object with a "type"'),
-    ("p1", {"type": "castle"}, "unknown action 'castle'"),
-    ("p1", {"type": "start"}, "unknown action 'start'"),
+    ("p1", {"type": "castle"}, "unknown message type 'castle'"),
+    ("p1", {"type": "start"}, "unknown message type 'start'"),
+    ("p1", {"type": "timeout"}, "unknown message type 'timeout'"),
     ("p1", {"type": "move", "move": "h2h4", "pad": "x" * 4100}, "message too large (at most 4096 bytes)"),
     ("p1", {"type": "accept_draw"}, "there is no draw offer to accept"),
     ("p2", {"type": "decline_draw"}, "there is no draw offer to decline"),
@@ -171,23 +172,83 @@ def test_actions_before_the_invitation_is_accepted_are_refused(server):
         w.send_json({"type": "move", "move": "h2h4"})
         assert "not started" in recv_error(w)
         # accepting is announced to the connections already open
-        from .util import ok
         ok(m.opponent.post(f"/api/invitations/{m.token}/accept"))
         started = recv_state(w)
         assert started["event"] == {"kind": "start"} and started["version"] == first["version"] + 1
         assert started["state"]["status"] == "active" and started["state"]["legal"]
 
 
-def test_unknown_game_closes_the_socket(server):
+def test_unknown_game_gets_an_error_then_the_socket_closes(server):
     with server.browser().websocket_connect("/ws/games/nope") as ws:
+        assert recv(ws, timeout=1) == {"type": "error", "message": "no such game"}
         with pytest.raises(WebSocketDisconnect) as e:
             recv(ws)
         assert e.value.code == 4404
 
 
-@pytest.mark.xfail(strict=True, reason="BUG app.py game_socket: the 'no such game' error is queued on the "
-                                       "Connection, then the socket is closed and the writer cancelled before "
-                                       "it runs, so the client only ever sees close code 4404")
-def test_unknown_game_error_message_arrives_before_the_close(server):
-    with server.browser().websocket_connect("/ws/games/nope") as ws:
-        assert recv(ws, timeout=1) == {"type": "error", "message": "no such game"}
+def test_captures_are_listed_by_the_side_that_lost_them_including_mutual_destruction(server):
+    from ..rules.helpers import make_fen
+    fen = make_fen("super16", {"i1": "K", "a1": "R", "c1": "B", "i16": "k", "a10": "p", "b11": "f", "h8": "n"})
+    m = new_match(server, fen=fen)
+    with m.p1.websocket_connect(url(m)) as w1, m.p2.websocket_connect(url(m)) as w2:
+        recv_state(w1), recv_state(w2)
+        s = move(w1, [w2], "a1a10")[1]["state"]  # the pawn is garrisoned by the Fortress: both go (R4)
+        assert s["captured"] == [["R"], ["p"]]
+        assert "a10" not in s["pieces"] and "a1" not in s["pieces"] and s["pieces"]["b11"] == "f"
+        move(w2, [w1], "i16i15")
+        s = move(w1, [w2], "c1h6")[1]["state"]
+        assert s["captured"] == [["R"], ["p"]]
+        s = move(w2, [w1], "h8g6")[1]["state"]
+        s = move(w1, [w2], "h6g5")[1]["state"]
+        assert s["captured"] == [["R"], ["p"]]
+        s = sync(w1)["state"]
+        assert s["status"] == "active"
+
+
+def test_promotion_with_a_letter_and_by_default(server):
+    m = new_match(server, variant="chess", fen="8/1P4k1/8/8/8/8/6K1/8 w - - 0 1")
+    with m.p1.websocket_connect(url(m)) as w1, m.p2.websocket_connect(url(m)) as w2:
+        legal = recv_state(w1)["state"]["legal"]["b7"]
+        recv_state(w2)
+        assert sorted((x["move"], x["promotion"]) for x in legal) == [
+            ("b7b8b", "b"), ("b7b8n", "n"), ("b7b8q", "q"), ("b7b8r", "r")]
+        w1.send_json({"type": "move", "move": "b7b8k"})
+        assert "b7b8k" in recv_error(w1)
+        s = move(w1, [w2], "b7b8n")[0]["state"]
+        assert s["pieces"]["b8"] == "N" and s["moves"] == ["b7b8n"]
+    m = new_match(server, variant="chess", fen="8/1P4k1/8/8/8/8/6K1/8 w - - 0 1")
+    with m.p1.websocket_connect(url(m)) as w1:
+        recv_state(w1)
+        w1.send_json({"type": "move", "move": "b7b8"})
+        msg = recv_state(w1)
+        assert msg["event"]["move"] == "b7b8q" and msg["state"]["pieces"]["b8"] == "Q"
+
+
+def test_declining_is_announced_to_the_creators_open_socket(server):
+    m = new_match(server, accept=False)
+    with m.creator.websocket_connect(url(m)) as w:
+        v = recv_state(w)["version"]
+        ok(m.opponent.post(f"/api/invitations/{m.token}/decline"))
+        msg = recv_state(w)
+        # (docs/protocol.md does not list this event kind)
+        assert msg["version"] == v + 1 and msg["event"] == {"kind": "declined"}
+        assert msg["state"]["status"] == "declined" and msg["state"]["invite_url"] is None
+
+
+def test_the_creator_may_withdraw_an_open_invitation(server):
+    m = new_match(server, accept=False)
+    assert ok(m.creator.post(f"/api/invitations/{m.token}/decline")) == {"ok": True}
+    assert m.opponent.post(f"/api/invitations/{m.token}/accept").status_code == 409
+
+
+@pytest.mark.parametrize("who", ["p1", "p2", "watcher"])
+def test_a_client_cannot_declare_a_time_out(server, who):
+    m = new_match(server)
+    with m.p1.websocket_connect(url(m)) as w1, m.p2.websocket_connect(url(m)) as w2, \
+            server.browser().websocket_connect(url(m)) as wv:
+        sockets = {"p1": w1, "p2": w2, "watcher": wv}
+        versions = {k: recv_state(ws)["version"] for k, ws in sockets.items()}
+        sockets[who].send_json({"type": "timeout"})
+        recv_error(sockets[who])
+        for k, ws in sockets.items():
+            assert sync(ws)["version"] == versions[k]
