@@ -23,9 +23,14 @@ What it measures, for each N (number of concurrent games):
    plies in time makes the run FAIL.
 
 Reported per N: total moves, wall time of the play phase, moves per second, latency p50/p90/p99/max
-(ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process and by this
-client process (as % of one core; the machine may have few cores, and the client's own JSON
-parsing and websocket decompression compete with the server for them).
+(ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process, by this
+client process and by every other process on the machine (each as % of one core). The client
+runs on the same machine: its JSON parsing and websocket decompression compete with the server
+for the cores, and so does anything else running (a test suite, a browser): when "oth CPU" is
+high, the latencies measure the machine's contention rather than the server.
+
+Games are accepted during set-up, so their first move must come within the server's first-move
+window (60 s, super16 R18) of set-up time: thousands of games would need a faster set-up.
 
 All clients run in one asyncio process (uvloop when installed). Run from the project root:
 
@@ -35,7 +40,9 @@ All clients run in one asyncio process (uvloop when installed). Run from the pro
     .venv/bin/python bench/load.py --variant chess     # 8x8 orthodox chess instead of super16
     .venv/bin/python bench/load.py --think 500         # ~0.5 s mean think time per move
     .venv/bin/python bench/load.py --no-compression    # no permessage-deflate on the websockets
-    .venv/bin/python bench/load.py --profile /tmp/prof # sample the server with py-spy (if found)
+    .venv/bin/python bench/load.py --http-load 4       # plus 4 loops of lobby HTTP traffic during play
+    .venv/bin/python bench/load.py --dump /tmp/lat-{n}.csv   # every latency sample, for plotting
+    .venv/bin/python bench/load.py --profile DIR       # sample the server with py-spy (if installed)
 
 The exit status is 0 when every run passes the correctness checks, 1 otherwise.
 """
@@ -152,7 +159,7 @@ class Server:
 class Side:
     """One player's websocket in one game."""
 
-    def __init__(self, game: "GameRun", side: int, cookie: str) -> None:
+    def __init__(self, game: GameRun, side: int, cookie: str) -> None:
         self.game = game
         self.side = side
         self.cookie = cookie
@@ -250,7 +257,7 @@ class Side:
 
 
 class GameRun:
-    def __init__(self, index: int, seed: int, plies: int, think: float, run: "Run") -> None:
+    def __init__(self, index: int, seed: int, plies: int, think: float, run: Run) -> None:
         self.index = index
         self.rng = random.Random(f"{seed}-{index}")
         self.plies = plies
@@ -342,8 +349,10 @@ class Lobby:
         while not self.stop:
             a = httpx.AsyncClient(transport=self.transport, base_url=self.base, timeout=60)
             b = httpx.AsyncClient(transport=self.transport, base_url=self.base, timeout=60)
-            r = await self.timed(a.post("/api/matches", json={"variant": self.variant, "time_control": TIME_CONTROL}))
+            r = await self.timed(a.post("/api/matches", json={"variant": self.variant,
+                                                              "time_control": TIME_CONTROL}))
             if r is None:
+                await asyncio.sleep(0.1)
                 continue
             token = r.json()["invite_url"].rsplit("/", 1)[1]
             await self.timed(b.post(f"/api/invitations/{token}/accept"))
@@ -430,7 +439,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
         timed_out = False
         try:
             await asyncio.wait_for(run.all_done.wait(), args.timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             timed_out = True
             run.t_end = time.perf_counter()
         wall = run.t_end - t_start
@@ -476,9 +485,8 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             path = Path(args.dump.replace("{n}", str(n)))
             with open(path, "w") as f:
                 f.write("game,ply,send_s,latency_ms\n")
-                for g in games:
-                    for ply, sent_at, latency in g.samples:
-                        f.write(f"{g.index},{ply},{sent_at - t_start:.6f},{1000 * latency:.3f}\n")
+                f.writelines(f"{g.index},{ply},{sent_at - t_start:.6f},{1000 * latency:.3f}\n"
+                             for g in games for ply, sent_at, latency in g.samples)
         errors = [f"game {g.index} ({g.id}): {e}" for g in games for e in g.errors]
         lat = sorted(x * 1000 for g in games for x in g.latencies)
         moves = sum(len(g.sent) for g in games)
@@ -498,7 +506,8 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             "errors": len(errors), "error_lines": errors, "lost": lost, "dup": dup, "mismatched": mismatched,
             "unfinished": unfinished, "timed_out": timed_out, "ended": ended, "ok": ok,
             "setup_s": t_created - t0, "connect_s": t_connected - t_created,
-            "cpu_server": cpu_server, "cpu_client": cpu_client, "cpu_other": cpu_other, "lobby": lobby.summary() if lobby else None,
+            "cpu_server": cpu_server, "cpu_client": cpu_client, "cpu_other": cpu_other,
+            "lobby": lobby.summary() if lobby else None,
         }
     finally:
         server.stop()
@@ -562,7 +571,8 @@ def main() -> int:
     ap.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy executable")
     ap.add_argument("--show-errors", type=int, default=10, help="error lines printed per N")
     ap.add_argument("--dump", default=None, metavar="CSV",
-                    help="write every latency sample (game, ply, send time, latency) to CSV; {n} is replaced by N")
+                    help="write every latency sample (game, ply, send time, latency) to CSV; "
+                         "{n} in the name is replaced by N")
     ap.add_argument("--verbose", action="store_true", help="more detail on how games ended")
     args = ap.parse_args()
     args.games = args.games or ("20,50" if args.quick else "50,200,500")
@@ -589,8 +599,15 @@ def main() -> int:
     async def all_runs() -> list[dict]:
         out = []
         for n in ns:
-            r = await run_n(n, args)
-            print_result(r, args)
+            try:
+                r = await run_n(n, args)
+            except Exception as e:  # noqa: BLE001 - a run that could not be set up fails, the next goes on
+                print(f"N={n}: FAIL: {type(e).__name__}: {e}")
+                nan = float("nan")
+                r = {"n": n, "moves": 0, "wall": nan, "mps": nan, "p50": nan, "p90": nan, "p99": nan,
+                     "max": nan, "errors": 1, "cpu_server": nan, "cpu_client": nan, "cpu_other": nan, "ok": False}
+            else:
+                print_result(r, args)
             out.append(r)
         return out
 
@@ -598,7 +615,8 @@ def main() -> int:
     print()
     print_table(results)
     ok = all(r["ok"] for r in results)
-    print(f"\noverall: {'PASS' if ok else 'FAIL'} (zero lost or duplicated moves, records match what was sent and seen)")
+    print(f"\noverall: {'PASS' if ok else 'FAIL'} "
+          f"(zero lost or duplicated moves, records match what was sent and seen)")
     return 0 if ok else 1
 
 

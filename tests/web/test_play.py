@@ -47,7 +47,7 @@ def play(page, other, frm, to, ply, promotion=None):
 
 
 def state(page, game_id):
-    return page.context.request.get(f"{page.url.split('/game/')[0]}/api/games/{game_id}").json()["state"]
+    return page.context.request.get(f"{page.url.split('/game/')[0]}/api/games/{game_id}").json()
 
 
 def test_checkmate_from_a_position_a_few_moves_before_mate(two_players, server):
