@@ -115,3 +115,32 @@ def test_bullet_game_lost_on_time(two_players, server):
         expect(p.locator("#status")).to_contain_text("lost on time")
     assert state(a, game_id)["result"] == "0-1"
     screenshot(b, "lost-on-time")
+
+
+def _fill(page, square):
+    return page.eval_on_selector(f'#board [data-square="{square}"] .piece-art', 
+                                 "g => [...g.querySelectorAll('[fill]')].map(e => e.getAttribute('fill'))[0]")
+
+
+def test_colours_are_per_player_and_remembered_and_watchers_cannot_act(two_players, server, browser):
+    a, b = two_players
+    game_id = start_match(two_players, server)
+    assert _fill(a, "i1").lower() == "#d03030" and _fill(b, "i16").lower() == "#3060d0"  # defaults
+    a.fill("#colour", "#11aa44")
+    a.dispatch_event("#colour", "change")
+    expect(a.locator('#board [data-square="i1"] .piece-art [fill="#11aa44"]').first).to_be_attached()
+    b.reload()
+    expect(b.locator("#board [data-square]").first).to_be_attached()
+    assert _fill(b, "i1").lower() == "#d03030"  # the opponent still sees Player 1 in red
+    a.reload()
+    expect(a.locator('#board [data-square="i1"] .piece-art [fill="#11aa44"]').first).to_be_attached()
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server.url}/game/{game_id}")
+    expect(watcher.locator("#board [data-square]").first).to_be_attached()
+    for button in ("#resign", "#offer-draw", "#abort"):
+        expect(watcher.locator(button)).to_be_hidden()
+    watcher.click('#board [data-square="h2"]')
+    watcher.click('#board [data-square="h4"]')
+    play(a, b, "h2", "h4", 0)  # the watcher's clicks sent nothing: the first move is still Player 1's
+    screenshot(watcher, "watcher")
+    watcher.context.close()
