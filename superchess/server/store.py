@@ -9,7 +9,7 @@ import secrets
 from pathlib import Path
 
 from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, create_engine, event, func, select
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
 class Base(DeclarativeBase):

@@ -118,7 +118,7 @@ def test_bullet_game_lost_on_time(two_players, server):
 
 
 def _fill(page, square):
-    return page.eval_on_selector(f'#board [data-square="{square}"] .piece-art', 
+    return page.eval_on_selector(f'#board [data-square="{square}"] .piece-art',
                                  "g => [...g.querySelectorAll('[fill]')].map(e => e.getAttribute('fill'))[0]")
 
 
