@@ -504,7 +504,8 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             "p50": percentile(lat, 50), "p90": percentile(lat, 90), "p99": percentile(lat, 99),
             "max": lat[-1] if lat else float("nan"), "samples": len(lat),
             "errors": len(errors), "error_lines": errors, "lost": lost, "dup": dup, "mismatched": mismatched,
-            "unfinished": unfinished, "timed_out": timed_out, "ended": ended, "ok": ok,
+            "unfinished": unfinished, "version_faults": sum(g.version_faults for g in games),
+            "timed_out": timed_out, "ended": ended, "ok": ok,
             "setup_s": t_created - t0, "connect_s": t_connected - t_created,
             "cpu_server": cpu_server, "cpu_client": cpu_client, "cpu_other": cpu_other,
             "lobby": lobby.summary() if lobby else None,
@@ -526,7 +527,8 @@ def print_result(r: dict, args: argparse.Namespace) -> None:
     if r["lobby"]:
         print(f"      background HTTP: {r['lobby']}")
     print(f"      correctness {verdict}: lost {r['lost']}, duplicated {r['dup']}, mismatched {r['mismatched']}, "
-          f"unfinished {r['unfinished']}, errors {r['errors']}" + (", TIMED OUT" if r["timed_out"] else ""))
+          f"unfinished {r['unfinished']}, version gaps/repeats {r['version_faults']}, "
+          f"errors {r['errors']}" + (", TIMED OUT" if r["timed_out"] else ""))
     for line in r["error_lines"][:args.show_errors]:
         print(f"        {line}")
     if len(r["error_lines"]) > args.show_errors:
