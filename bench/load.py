@@ -25,7 +25,7 @@ What it measures, for each N (number of concurrent games):
 Reported per N: total moves, wall time of the play phase, moves per second, latency p50/p90/p99/max
 (ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process, by this
 client process and by every other process on the machine (each as % of one core). The client
-runs on the same machine: its JSON parsing and websocket decompression compete with the server
+runs on the same machine: its JSON parsing competes with the server
 for the cores, and so does anything else running (a test suite, a browser): when "oth CPU" is
 high, the latencies measure the machine's contention rather than the server.
 
@@ -39,7 +39,7 @@ All clients run in one asyncio process (uvloop when installed). Run from the pro
     .venv/bin/python bench/load.py --quick             # N = 20, 50 with 20 plies (seconds)
     .venv/bin/python bench/load.py --variant chess     # 8x8 orthodox chess instead of super16
     .venv/bin/python bench/load.py --think 500         # ~0.5 s mean think time per move
-    .venv/bin/python bench/load.py --no-compression    # no permessage-deflate on the websockets
+    .venv/bin/python bench/load.py --no-compression    # clients do not offer permessage-deflate
     .venv/bin/python bench/load.py --http-load 4       # plus 4 loops of lobby HTTP traffic during play
     .venv/bin/python bench/load.py --dump /tmp/lat-{n}.csv   # every latency sample, for plotting
     .venv/bin/python bench/load.py --profile DIR       # sample the server with py-spy (if installed)
@@ -594,7 +594,8 @@ def main() -> int:
         uvloop = None
         loop_name = "asyncio"
     print(f"superchess load benchmark: variant {args.variant}, {TIME_CONTROL}, up to {args.plies} plies per game, "
-          f"think {args.think:g} ms, websocket compression {'off' if args.no_compression else 'deflate'}, "
+          f"think {args.think:g} ms, websocket compression offered by clients: "
+          f"{'none' if args.no_compression else 'deflate (the server declines it)'}, "
           f"seed {args.seed}; client loop {loop_name}; {os.cpu_count()} CPUs")
     sys.stdout.flush()
 

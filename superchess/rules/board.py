@@ -137,11 +137,16 @@ class Board:
     @property
     def legal_moves(self) -> list[Move]:
         """The legal moves, sorted by their text."""
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Move]:
+        # generated once per position: a game server asks for the end of the game, the highlights
+        # and the parse of the next move in the same position
         h = self._pos.hash, len(self.move_stack)
         if self._legal_cache is None or self._legal_cache[0] != h:
             moves = sorted((self._move(m) for m in self._pos.legal()), key=lambda mv: mv.text)
             self._legal_cache = (h, moves)
-        return list(self._legal_cache[1])
+        return self._legal_cache[1]
 
     def parse_move(self, text: str) -> Move:
         """The legal move written `text` (e.g. `h2h4`, `i1k1`, `c15c16q`), or IllegalMoveError."""
@@ -156,7 +161,7 @@ class Board:
         promo = m.group(3).upper() or None
         if promo and promo not in self.variant.by_letter:
             raise IllegalMoveError(f"bad move text {text!r}: unknown piece letter {m.group(3)!r}")
-        candidates = [mv for mv in self.legal_moves if (mv.from_cell, mv.to_cell) == (fr, to)]
+        candidates = [mv for mv in self._legal_list() if (mv.from_cell, mv.to_cell) == (fr, to)]
         if promo is None and any(mv.promotion for mv in candidates):
             promo = self.variant.promotion_default  # a promotion without a letter takes the default
         for mv in candidates:
@@ -171,7 +176,7 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Play a legal move (IllegalMoveError otherwise)."""
-        for mv in self.legal_moves:
+        for mv in self._legal_list():
             if mv == move:
                 self._push_code(mv.code)
                 return
@@ -233,10 +238,10 @@ class Board:
         return self.geometry.name(k) if k >= 0 else None
 
     def is_checkmate(self) -> bool:
-        return self.is_check() and not self._pos.legal()
+        return self.is_check() and not self._legal_list()
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not self._pos.legal()
+        return not self.is_check() and not self._legal_list()
 
     def has_insufficient_material(self, side: int) -> bool:
         """Can `side` never checkmate? (Also decides a flag fall: super16 R12.)"""
@@ -259,6 +264,8 @@ class Board:
         if self.repetition_count() >= claim:
             return True
         pos = self._pos
+        if not pos.move_could_repeat(claim):
+            return False
         for m in pos.legal():
             pos.make(m)
             reached = pos.repetitions() >= claim
@@ -268,7 +275,7 @@ class Board:
         return False
 
     def _move_rule_reached(self, limit: int) -> bool:
-        return self._pos.halfmove >= limit and bool(self._pos.legal())
+        return self._pos.halfmove >= limit and bool(self._legal_list())
 
     def can_claim_move_rule(self) -> bool:
         """The 50-move rule (100-move rule in super16, R11) may be claimed now or by the next move."""
@@ -291,7 +298,7 @@ class Board:
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """The game's end by the rules alone (checkmate, stalemate, automatic draws and, with
         `claim_draw`, the draws the side to move could claim), or None."""
-        legal = self._pos.legal()
+        legal = self._legal_list()
         if not legal and self.is_check():
             return Outcome(Termination.CHECKMATE, self.turn ^ 1)
         if self.is_insufficient_material():

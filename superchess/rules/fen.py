@@ -107,19 +107,20 @@ def set_fen(pos: Position, fen: str) -> None:
 
 
 def board_fen(pos: Position) -> str:
-    geo = pos.variant.geometry
+    files = pos.variant.geometry.files
+    board = pos.board
     rows = []
-    for r in range(geo.ranks - 1, -1, -1):
+    for r in range(pos.variant.geometry.ranks - 1, -1, -1):
         row, empty = "", 0
-        for f in range(geo.files):
-            letter = pos.letter_at(geo.cell(f, r))
-            if letter is None:
+        for cell in range(r * files, r * files + files):
+            if not board[cell]:
                 empty += 1
                 continue
             if empty:
                 row += str(empty)
                 empty = 0
-            row += letter if pos.board[geo.cell(f, r)] >> SIDE_SHIFT == 0 else letter.lower()
+            letter = pos.letter_at(cell)
+            row += letter if board[cell] >> SIDE_SHIFT == 0 else letter.lower()
         if empty:
             row += str(empty)
         rows.append(row)

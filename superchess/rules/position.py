@@ -492,3 +492,21 @@ class Position:
                 count += 1
             i -= 2
         return count
+
+    def move_could_repeat(self, times: int) -> bool:
+        """Cheap necessary condition for some move to reach a position for the `times`-th time:
+        a position with the opponent to move already occurred `times - 1` times in the reversible
+        window. Lets claim checks skip trying every legal move in ordinary positions."""
+        if times <= 1:
+            return True
+        stack = self.stack
+        seen: dict[int, int] = {}
+        i = len(stack) - 1
+        stop = len(stack) - self.halfmove
+        while i >= stop and i >= 0:
+            h = stack[i][7]
+            n = seen[h] = seen.get(h, 0) + 1
+            if n >= times - 1:
+                return True
+            i -= 2
+        return False

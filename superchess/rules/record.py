@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .board import Board
+from .board import Board, Move
 from .outcome import Outcome, Termination
 from .program import Roster
 from .variant import Variant
@@ -36,10 +36,13 @@ class Game:
         if self.outcome:
             raise RecordError(f"the game is over ({self.outcome.termination.value})")
 
-    def play(self, text: str):
-        """Play a move given as text; the game ends by itself on checkmate and automatic draws."""
+    def play(self, move: str | Move) -> Move:
+        """Play a move (or its text); the game ends by itself on checkmate and automatic draws."""
         self._require_running()
-        move = self.board.push_text(text)
+        if isinstance(move, str):
+            move = self.board.push_text(move)
+        else:
+            self.board.push(move)
         self.outcome = self.board.outcome()
         return move
 

@@ -129,8 +129,14 @@ class Hub:
         self._broadcast(g, event, now)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int) -> None:
+        # viewers who see the same thing (a side, or watching, with the same colour) share one encoding
+        encoded: dict[tuple, str] = {}
         for conn in list(self.conns.get(g.row.id, ())):
-            conn.send(self.message(g, conn.player_id, now, event))
+            side = g.side_of(conn.player_id)
+            key = (side, self._colour(conn.player_id) if side is not None else None)
+            if key not in encoded:
+                encoded[key] = json.dumps(self.message(g, conn.player_id, now, event))
+            conn.send(encoded[key])
 
     def message(self, g: LiveGame, player_id: int | None, now: int, event: dict | None = None) -> dict:
         state = g.state(g.side_of(player_id), now, self._colour(player_id))

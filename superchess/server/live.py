@@ -68,7 +68,7 @@ class LiveGame:
         move = board.parse_move(text)
         for _, piece in board.captures(move):
             self.captured[piece.side].append(piece.symbol())
-        self.game.play(move.text)
+        self.game.play(move)
 
     def start(self, player0: int, player1: int, now: int) -> None:
         self.row.player0_id, self.row.player1_id = player0, player1
@@ -178,25 +178,45 @@ class LiveGame:
 
     # -- what a viewer sees -----------------------------------------------------------------
     def state(self, viewer: int | None, now: int, colour: str | None = None) -> dict:
-        base = self._states.get(viewer)
-        if base is None or base["version"] != self.row.version:
-            base = self._states[viewer] = self._state(viewer)
-        out = dict(base)
-        out["clock"] = self._clock_view(now)
-        out["colours"] = {"own": colour if viewer is not None else None}
+        out = dict(self._shared())
+        to_move = out["status"] == "active" and viewer == self.game.board.turn
+        out.update(you=viewer, legal=self._legal() if to_move else {},
+                   can_claim_draw=to_move and self._claimable(),
+                   can_abort=out["status"] == "active" and viewer is not None and len(out["moves"]) < 2,
+                   invite_url=f"/invite/{self.row.invite_token}"
+                   if self.row.status == "waiting" and viewer is not None else None,
+                   clock=self._clock_view(now), colours={"own": colour if viewer is not None else None})
         return out
 
-    def _state(self, viewer: int | None) -> dict:
-        board = self.game.board
-        row = self.row
-        geo = board.geometry
-        active = row.status == "active"
-        legal: dict[str, list] = {}
-        if active and viewer == board.turn:
-            for mv in board.legal_moves:
+    def _cached(self, key: str, build):
+        """Per-version cache: a state is built once per event however many viewers receive it."""
+        hit = self._states.get(key)
+        if hit is None or hit[0] != self.row.version:
+            hit = self._states[key] = (self.row.version, build())
+        return hit[1]
+
+    def _legal(self) -> dict[str, list]:
+        def build() -> dict[str, list]:
+            geo = self.game.board.geometry
+            legal: dict[str, list] = {}
+            for mv in self.game.board.legal_moves:
                 legal.setdefault(geo.name(mv.from_cell), []).append(
                     {"to": geo.name(mv.to_cell), "move": mv.text,
                      "promotion": mv.promotion.lower() if mv.promotion else None})
+            return legal
+        return self._cached("legal", build)
+
+    def _claimable(self) -> bool:
+        return self._cached("claim", self.game.board.can_claim_draw)
+
+    def _shared(self) -> dict:
+        """The part of the state every viewer sees alike."""
+        return self._cached("shared", self._build_shared)
+
+    def _build_shared(self) -> dict:
+        board = self.game.board
+        row = self.row
+        geo = board.geometry
         last = board.peek()
         check = board.king(board.turn) if board.is_check() else None
         o = self.game.outcome
@@ -205,19 +225,16 @@ class LiveGame:
             "id": row.id, "version": row.version, "variant": board.variant.name, "title": board.variant.title,
             "files": geo.files, "ranks": geo.ranks, "status": row.status,
             "players": [{"name": names[s], "side": s} for s in (0, 1)],
-            "you": viewer, "fen": board.fen(), "turn": board.turn,
+            "fen": board.fen(), "turn": board.turn,
             "pieces": {sq: p.symbol() for sq, p in board.pieces().items()},
             "moves": [m.text for m in board.move_stack],
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
-            "check": check, "captured": [list(c) for c in self.captured], "legal": legal,
+            "check": check, "captured": [list(c) for c in self.captured],
             "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
             "draw_offer": row.draw_offer,
-            "can_claim_draw": bool(active and viewer == board.turn and board.can_claim_draw()),
-            "can_abort": bool(active and viewer is not None and len(board.move_stack) < 2),
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
             "time_control": {"id": self.tc.id, "name": self.tc.name},
-            "invite_url": f"/invite/{row.invite_token}" if row.status == "waiting" and viewer is not None else None,
         }
 
     def _clock_view(self, now: int) -> dict:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, create_engine, event, func, select
+from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, create_engine, event, func, insert, select,
+                        update, bindparam)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
@@ -63,6 +64,17 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     text: Mapped[str] = mapped_column(String(16))
     at: Mapped[int] = mapped_column(BigInteger)
+
+
+# what changes after a game row is created
+_MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
+                         "draw_offer", "remaining0", "remaining1", "version", "updated_at")
+
+
+# built once: constructing SQLAlchemy statements per move costs more than executing them
+_UPDATE_GAME = update(GameRow.__table__).where(GameRow.__table__.c.id == bindparam("game_id")).values(
+    {c: bindparam(c) for c in _MUTABLE_GAME_COLUMNS})
+_INSERT_MOVE = insert(MoveRow.__table__)
 
 
 def new_token(nbytes: int = 24) -> str:
@@ -152,13 +164,15 @@ class Store:
             return list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
 
     def save_game(self, row: GameRow, new_move: tuple[int, str, int] | None = None) -> None:
-        """Write the game's state (and its new move, if any) in one transaction."""
-        with self.session() as s:
-            s.merge(row)
+        """Write the game's state (and its new move, if any) in one transaction. Plain UPDATE and
+        INSERT statements: the row is already known to exist, so no ORM merge round trip."""
+        values = {c: getattr(row, c) for c in _MUTABLE_GAME_COLUMNS}
+        values["game_id"] = row.id
+        with self.engine.begin() as conn:
+            conn.execute(_UPDATE_GAME, values)
             if new_move:
                 ply, text, at = new_move
-                s.add(MoveRow(game_id=row.id, ply=ply, text=text, at=at))
-            s.commit()
+                conn.execute(_INSERT_MOVE, {"game_id": row.id, "ply": ply, "text": text, "at": at})
 
     def games_of(self, player_id: int) -> list[GameRow]:
         with self.session() as s:

@@ -1,6 +1,6 @@
 """The hub processes a game's events one at a time on the event loop. An HTTP endpoint declared with
 `def` would run in a worker thread: computing a game's state there touches the same rules-layer board
-(whose draw-claim check plays and takes back every legal move) while the loop applies moves."""
+(move generation, the draw-claim check that plays and takes back moves) while the loop applies moves."""
 from __future__ import annotations
 
 import threading
@@ -23,7 +23,7 @@ def loop_thread(server) -> int:
 def test_http_endpoints_read_live_games_on_the_event_loop(server, monkeypatch):
     m = new_match(server)
     threads = []
-    for cls, name in ((LiveGame, "_state"), (Board, "can_claim_draw"), (Board, "fen")):
+    for cls, name in ((LiveGame, "state"), (Board, "can_claim_draw"), (Board, "fen")):
         original = getattr(cls, name)
 
         def spy(*args, _original=original, **kw):
@@ -46,19 +46,15 @@ def test_a_state_request_cannot_interleave_with_a_move(server, monkeypatch):
         recv_state(w1)
         move(w1, [], "h2h4")  # Player 2 to move; Player 2 has no socket, so its state is not cached yet
         paused, resume = threading.Event(), threading.Event()
-        original = Position.repetitions
-        calls = {}
+        original = Position.legal
 
-        def repetitions(self):  # an unlucky thread switch, made to happen on purpose
-            me = threading.get_ident()
-            if me != loop:
-                calls[me] = calls.get(me, 0) + 1
-                if calls[me] == 2 and not paused.is_set():  # inside can_claim_repetition's make/unmake
-                    paused.set()
-                    resume.wait(5)
-            return original(self)
+        def legal(self, *args, **kw):  # an unlucky thread switch, made to happen on purpose
+            if threading.get_ident() != loop and not paused.is_set():  # half-way through building a state
+                paused.set()
+                resume.wait(5)
+            return original(self, *args, **kw)
 
-        monkeypatch.setattr(Position, "repetitions", repetitions)
+        monkeypatch.setattr(Position, "legal", legal)
         results = []
         t = threading.Thread(target=lambda: results.append(m.p2.get(f"/api/games/{m.id}")))
         t.start()
@@ -66,7 +62,7 @@ def test_a_state_request_cannot_interleave_with_a_move(server, monkeypatch):
         try:
             while t.is_alive() and not paused.is_set():
                 time.sleep(0.002)
-            if paused.is_set():  # the worker thread is half-way through a hypothetical move
+            if paused.is_set():  # the worker thread is half-way through reading the game
                 w1.send_json({"type": "move", "move": "g2g4"})  # Player 1, out of turn
                 reply = recv(w1)
         finally:
