@@ -89,9 +89,15 @@ class Roster(dict):
             roster[letter.upper()] = Program(mode, tuple(vectors))
         return roster
 
+    def to_data(self) -> dict:
+        """The JSON-like mapping `from_data` reads."""
+        return {letter: {"mode": p.mode, "vectors": [list(v) for v in p.vectors]} for letter, p in sorted(self.items())}
+
     @classmethod
     def from_data(cls, data: dict) -> "Roster":
         """From a JSON-like mapping {letter: {"mode": ..., "vectors": [[dx, dy], ...]}}."""
+        if not isinstance(data, dict):
+            raise ProgramError("a roster is a mapping from piece letters to programs")
         roster = cls()
         for letter, p in data.items():
             if not isinstance(p, dict) or set(p) != {"mode", "vectors"}:

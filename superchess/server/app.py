@@ -17,14 +17,16 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from ..rules import VARIANT_NAMES, Board, get_variant
+from ..rules.preview import empty_board_destinations, roster_problem, start_moves, validate_roster
+from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
-from .live import ACTIONS, ActionError
-from .store import GameRow, PlayerRow, Store, new_token
+from .live import ACTIONS, MODES, ActionError
+from .store import GameRow, PlayerRow, SavedRosterRow, Store, new_token
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-MAX_MESSAGE = 4096  # bytes of one websocket message
+MAX_MESSAGE = 16384  # bytes of one websocket message (a full roster fits)
 MAX_BODY = 16384  # bytes of one HTTP request body
 GUEST_COOKIE, SESSION_COOKIE = "sc_guest", "sc_session"
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{3,20}\Z")
@@ -47,6 +49,34 @@ class MatchIn(BaseModel):
     creator_side: int = Field(0, ge=0, le=1)
     fen: str | None = Field(None, max_length=1000)
     invite: str | None = Field(None, max_length=40)
+    mode: str = Field("default", max_length=10)
+    roster: dict | None = None  # Symmetric mode: the proposed roster
+
+
+class PreviewIn(BaseModel):
+    variant: str = Field("super16", max_length=20)
+    roster: dict = Field(default_factory=dict)
+    letter: str = Field(max_length=2)
+    square: str = Field(max_length=4)
+
+
+class SavedRosterIn(BaseModel):
+    variant: str = Field("super16", max_length=20)
+    roster: dict
+
+
+def _roster(data: dict | None, variant_name: str) -> Roster:
+    """A roster from its JSON form, validated for the variant; HTTP 400 naming the problem."""
+    try:
+        roster = Roster.from_data(data or {})
+        validate_roster(get_variant(variant_name), roster)
+    except ProgramError as e:
+        raise HTTPException(400, str(e)) from None
+    return roster
+
+
+def _saved(row: SavedRosterRow) -> dict:
+    return {"name": row.name, "variant": row.variant, "roster": Roster.parse(row.roster).to_data()}
 
 
 def _me(p: PlayerRow) -> dict:
@@ -176,6 +206,21 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             Board(body.variant, fen)
         except ValueError as e:
             raise HTTPException(400, f"bad start position: {e}") from None
+        if body.mode not in MODES:
+            raise HTTPException(400, f"unknown mode {body.mode!r} (default, private or symmetric)")
+        if body.mode != "default" and not get_variant(body.variant).reprogrammable:
+            raise HTTPException(400, f"{body.variant} pieces cannot be reprogrammed: use the default mode")
+        proposal = None
+        if body.mode == "symmetric":
+            proposal = _roster(body.roster, body.variant)
+            if not proposal:
+                raise HTTPException(400, "symmetric mode needs a roster to propose")
+            for side in (0, 1):
+                problem = roster_problem(get_variant(body.variant), proposal, side, fen)
+                if problem:
+                    raise HTTPException(400, problem)
+        elif body.roster:
+            raise HTTPException(400, "only symmetric mode takes a roster at creation")
         invited = None
         if body.invite:
             invited = store.player_by_name(body.invite.strip())
@@ -189,7 +234,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         row = GameRow(id=new_token(9), variant=body.variant, start_fen=fen, time_control=tc.id, status="waiting",
                       creator_id=p.id, creator_side=body.creator_side, invited_id=invited.id if invited else None,
                       invite_token=new_token(), remaining0=start, remaining1=start, version=0,
-                      created_at=t, updated_at=t)
+                      created_at=t, updated_at=t, mode=body.mode,
+                      roster0=proposal.text() if proposal else None, roster1=proposal.text() if proposal else None)
         setattr(row, f"player{body.creator_side}_id", p.id)
         store.add_game(row)
         return {"game_id": row.id, "invite_url": f"/invite/{row.invite_token}"}
@@ -201,7 +247,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return {"game_id": row.id, "variant": row.variant, "title": get_variant(row.variant).title,
                 "time_control": TIME_CONTROLS[row.time_control].name, "creator": creator.name,
                 "your_side": row.creator_side ^ 1, "fen": row.start_fen, "status": row.status,
-                "yours": row.creator_id == p.id}
+                "yours": row.creator_id == p.id, "mode": row.mode,
+                "roster": Roster.parse(row.roster0 or "").to_data() if row.mode == "symmetric" else None}
 
     async def _accept(row: GameRow | None, p: PlayerRow) -> dict:
         if row is None:
@@ -266,10 +313,12 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             opponent = store.player(opp_id).name if opp_id else None
             summary = {"id": row.id, "variant": row.variant, "time_control": TIME_CONTROLS[row.time_control].name,
                        "opponent": opponent, "your_side": side, "status": g.row.status,
-                       "your_turn": g.row.status == "active" and side == g.game.board.turn,
+                       "your_turn": side is not None and (
+                           g.row.status == "active" and side == g.game.board.turn
+                           or g.row.status == "setup" and not getattr(g.row, f"submitted{side}")),
                        "result": g.row.result, "termination": g.row.termination,
                        "invite_url": f"/invite/{row.invite_token}" if row.creator_id == p.id else None}
-            if g.row.status == "active":
+            if g.row.status in ("active", "setup"):
                 out["ongoing"].append(summary)
             elif g.row.status == "waiting":
                 if row.creator_id == p.id or row.invited_id == p.id:
@@ -290,6 +339,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         g = hub.game(game_id)
         if g is None:
             raise HTTPException(404, "no such game")
+        if g.row.mode == "private" and g.row.status in ("waiting", "setup", "active"):
+            raise HTTPException(409, "the record of a Private game is available when the game ends")
         record = Game.parse(g.game.export())  # a copy to put the players' names on
         record.headers.update({"Site": "superchess", "Player1": g.names.get(g.row.player0_id) or "?",
                                "Player2": g.names.get(g.row.player1_id) or "?",
@@ -297,6 +348,61 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                                "TimeControl": g.tc.name})
         return PlainTextResponse(record.export(), headers={
             "Content-Disposition": f'attachment; filename="superchess-{game_id}.pgn"'})
+
+    # -- rosters (R13-R17) ------------------------------------------------------------------
+    @app.get("/api/variants/{variant}/pieces")
+    def variant_pieces(variant: str) -> dict:
+        if variant not in VARIANT_NAMES:
+            raise HTTPException(404, f"unknown variant {variant!r}")
+        v = get_variant(variant)
+        return {"variant": v.name, "files": v.geometry.files, "ranks": v.geometry.ranks,
+                "reprogrammable": v.reprogrammable, "start_fen": v.start_fen,
+                "pieces": [{"letter": p.letter, "name": p.name} for p in v.pieces]}
+
+    @app.post("/api/rosters/preview")
+    def preview(body: PreviewIn) -> dict:
+        if body.variant not in VARIANT_NAMES:
+            raise HTTPException(400, f"unknown variant {body.variant!r}")
+        v = get_variant(body.variant)
+        roster = _roster(body.roster, body.variant)
+        letter = body.letter.upper()
+        if letter not in v.by_letter:
+            raise HTTPException(400, f"{v.name} has no piece {body.letter!r}")
+        try:
+            cell = v.geometry.parse_cell(body.square)
+        except ValueError as e:
+            raise HTTPException(400, str(e)) from None
+        name = v.geometry.name
+        problem = roster_problem(v, roster, 0) or roster_problem(v, roster, 1)
+        start = {} if problem else {name(fr): [name(c) for c in tos] for fr, tos in start_moves(v, roster, letter).items()}
+        return {"empty": [name(c) for c in empty_board_destinations(v, roster, letter, cell)],
+                "start": start, "problem": problem}
+
+    def _account(p: PlayerRow) -> PlayerRow:
+        if p.password_hash is None:
+            raise HTTPException(403, "guests keep their rosters in this browser; log in to keep them on the server")
+        return p
+
+    @app.get("/api/rosters")
+    def saved_rosters(p: PlayerRow = Depends(identity)) -> dict:
+        return {"rosters": [_saved(r) for r in store.rosters_of(_account(p).id)]}
+
+    @app.put("/api/rosters/{name}")
+    def save_roster(name: str, body: SavedRosterIn, p: PlayerRow = Depends(identity)) -> dict:
+        _account(p)
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise HTTPException(400, "a roster name has 1 to 40 characters")
+        if body.variant not in VARIANT_NAMES:
+            raise HTTPException(400, f"unknown variant {body.variant!r}")
+        roster = _roster(body.roster, body.variant)
+        return _saved(store.save_roster(p.id, name, body.variant, roster.text(), now()))
+
+    @app.delete("/api/rosters/{name}")
+    def delete_roster(name: str, p: PlayerRow = Depends(identity)) -> dict:
+        if not store.delete_roster(_account(p).id, name.strip()):
+            raise HTTPException(404, f"no saved roster named {name.strip()!r}")
+        return {"ok": True}
 
     # -- websocket --------------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")
@@ -355,6 +461,10 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     @app.get("/game/{game_id}", include_in_schema=False)
     def game_page(game_id: str) -> FileResponse:
         return FileResponse(pages / "game.html")
+
+    @app.get("/rosters", include_in_schema=False)
+    def rosters_page() -> FileResponse:
+        return FileResponse(pages / "rosters.html")
 
     @app.get("/invite/{token}", include_in_schema=False)
     def invite_page(token: str) -> FileResponse:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 FIRST_MOVE_WINDOW_MS = 60_000  # an untimed first move must still come within this (Daily: 24 h)
+ROSTER_WINDOW_MS = 300_000  # Private mode: time to submit a roster before the default applies (Daily: 24 h)
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,10 @@ class TimeControl:
     @property
     def first_move_window_ms(self) -> int:
         return self.per_move_ms if self.daily else FIRST_MOVE_WINDOW_MS
+
+    @property
+    def roster_window_ms(self) -> int:
+        return self.per_move_ms if self.daily else ROSTER_WINDOW_MS
 
 
 def _load() -> dict[str, TimeControl]:

@@ -165,7 +165,7 @@ class Hub:
         old = self.timers.pop(g.row.id, None)
         if old:
             old.cancel()
-        deadline = g.clock.deadline() if g.row.status == "active" else None
+        deadline = g.deadline()
         if deadline is None:
             return
         try:
@@ -184,9 +184,10 @@ class Hub:
                 self._schedule(g)
 
     async def check_clocks(self) -> None:
-        """Apply every time-out due by now (for tests that move an injected clock)."""
+        """Apply every time-out (and end of a Private set-up) due by now, for tests that move an
+        injected clock."""
         for game_id, g in list(self.live.items()):
-            if g.row.status == "active" and g.clock.expired(self.now()):
+            if g.expired(self.now()):
                 try:
                     await self.act(game_id, None, "timeout", {})
                 except ActionError:

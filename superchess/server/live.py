@@ -3,6 +3,8 @@ state each viewer may see. Pure: no I/O, time comes in as an argument."""
 from __future__ import annotations
 
 from ..rules import IllegalMoveError, Outcome, Termination
+from ..rules.preview import roster_problem
+from ..rules.program import ProgramError, Roster
 from ..rules.record import Game, RecordError
 from .clock import TIME_CONTROLS, Clock
 from .store import GameRow
@@ -12,7 +14,9 @@ class ActionError(Exception):
     """A refused action; the message is shown to the player and nothing changes."""
 
 
-ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort")
+ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster")
+MODES = ("default", "private", "symmetric")
+SETUP_ACTIONS = ("submit_roster", "abort")  # what a player may do while Private rosters are chosen
 
 
 def reason_text(game: Game, winner: int | None) -> str:
@@ -40,7 +44,8 @@ class LiveGame:
         self.row = row
         self.names = names
         self.tc = TIME_CONTROLS[row.time_control]
-        self.game = Game(row.variant, row.start_fen)
+        # a Private game's rosters join the board when the set-up ends (no move is played before)
+        self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
         for text in moves:
             self._play(text)
@@ -51,6 +56,9 @@ class LiveGame:
         if row.status == "active":  # (re)start the side to move now: server downtime is not charged
             self.clock.start(self.game.board.turn, now)
         self._states: dict = {}
+
+    def rosters(self) -> tuple[Roster, Roster]:
+        return Roster.parse(self.row.roster0 or ""), Roster.parse(self.row.roster1 or "")
 
     # -- who --------------------------------------------------------------------------------
     def side_of(self, player_id: int | None) -> int | None:
@@ -72,8 +80,29 @@ class LiveGame:
 
     def start(self, player0: int, player1: int, now: int) -> None:
         self.row.player0_id, self.row.player1_id = player0, player1
+        if self.row.mode == "private":
+            self.row.status = "setup"
+            self.row.setup_deadline = now + self.tc.roster_window_ms
+        else:
+            self._begin(now)
+
+    def _begin(self, now: int) -> None:
+        """Play starts: the rosters are final, Player 1's (untimed) first move begins."""
+        if any(self.rosters()):
+            self.game = Game(self.row.variant, self.row.start_fen, self.rosters())
         self.row.status = "active"
+        self.row.setup_deadline = None
         self.clock.start(self.game.board.turn, now)
+
+    def deadline(self) -> int | None:
+        """When the next automatic event is due: the end of the set-up, or a flag fall."""
+        if self.row.status == "setup":
+            return self.row.setup_deadline
+        return self.clock.deadline() if self.row.status == "active" else None
+
+    def expired(self, now: int) -> bool:
+        d = self.deadline()
+        return d is not None and now >= d
 
     def apply(self, action: str, side: int | None, payload: dict, now: int) -> dict:
         """Apply a player's action (or `timeout` with side None); return the event, or raise
@@ -84,6 +113,14 @@ class LiveGame:
             raise ActionError(f"unknown action {action!r}")
         if side is None:
             raise ActionError("only the players of this game can do that")
+        if self.row.status == "setup":
+            if action not in SETUP_ACTIONS:
+                raise ActionError("the players are still choosing their rosters")
+            if self.expired(now):
+                return self._timeout(now)
+            return getattr(self, "_" + action)(side, payload, now)
+        if action == "submit_roster":
+            raise ActionError("rosters are submitted before the first move of a Private game only")
         if self.row.status != "active":
             raise ActionError("the game is not in progress" if self.row.status != "waiting"
                               else "the game has not started: the invitation is not accepted yet")
@@ -144,10 +181,31 @@ class LiveGame:
     def _abort(self, side: int, payload: dict, now: int) -> dict:
         if len(self.game.board.move_stack) >= 2:
             raise ActionError("the game can be aborted only before both sides have moved")
+        if self.row.status == "setup" and any(self.rosters()):  # the record keeps what was submitted
+            self.game = Game(self.row.variant, self.row.start_fen, self.rosters())
         self.game.abort()
         return self._finish(now)
 
+    def _submit_roster(self, side: int, payload: dict, now: int) -> dict:
+        if getattr(self.row, f"submitted{side}"):
+            raise ActionError("you have already submitted your roster")
+        try:
+            roster = Roster.from_data(payload.get("roster") or {})
+            problem = roster_problem(self.game.board.variant, roster, side, self.row.start_fen)
+        except ProgramError as e:
+            raise ActionError(str(e)) from None
+        if problem:
+            raise ActionError(problem)
+        setattr(self.row, f"roster{side}", roster.text() or None)
+        setattr(self.row, f"submitted{side}", 1)
+        if self.row.submitted0 and self.row.submitted1:
+            self._begin(now)
+        return {"kind": "roster_submitted", "side": side}  # never the roster itself
+
     def _timeout(self, now: int) -> dict:
+        if self.row.status == "setup" and self.expired(now):  # who has not submitted keeps the default
+            self._begin(now)
+            return {"kind": "start"}
         if self.row.status != "active" or not self.clock.expired(now):
             raise ActionError("no time has run out")
         if not self.clock.timed():  # a first move that never came: R18 aborts the game
@@ -182,11 +240,19 @@ class LiveGame:
         to_move = out["status"] == "active" and viewer == self.game.board.turn
         out.update(you=viewer, legal=self._legal() if to_move else {},
                    can_claim_draw=to_move and self._claimable(),
-                   can_abort=out["status"] == "active" and viewer is not None and len(out["moves"]) < 2,
+                   can_abort=out["status"] in ("active", "setup") and viewer is not None and len(out["moves"]) < 2,
+                   rosters=self._visible_rosters(viewer),
                    invite_url=f"/invite/{self.row.invite_token}"
                    if self.row.status == "waiting" and viewer is not None else None,
                    clock=self._clock_view(now), colours={"own": colour if viewer is not None else None})
         return out
+
+    def _visible_rosters(self, viewer: int | None) -> list[dict | None]:
+        """Each side's roster if this viewer may see it: a Private roster only by its owner until
+        the game ends (R13-R17)."""
+        rosters = self.rosters()
+        hidden = self.row.mode == "private" and self.row.status in ("waiting", "setup", "active")
+        return [r.to_data() if not hidden or s == viewer else None for s, r in enumerate(rosters)]
 
     def _cached(self, key: str, build):
         """Per-version cache: a state is built once per event however many viewers receive it."""
@@ -235,6 +301,8 @@ class LiveGame:
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
             "time_control": {"id": self.tc.id, "name": self.tc.name},
+            "mode": row.mode, "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
+            "setup_deadline": row.setup_deadline,
         }
 
     def _clock_view(self, now: int) -> dict:

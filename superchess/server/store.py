@@ -8,8 +8,8 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, create_engine, event, func, insert, select,
-                        update, bindparam)
+from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, create_engine,
+                        event, func, insert, inspect, select, text, update)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
@@ -56,6 +56,25 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[int] = mapped_column(BigInteger)
+    # reprogramming (R13-R17): mode, each side's roster as text (None: default), and the private
+    # set-up phase (who has submitted, until when)
+    mode: Mapped[str] = mapped_column(String(10), default="default")
+    roster0: Mapped[str | None] = mapped_column(Text, nullable=True)
+    roster1: Mapped[str | None] = mapped_column(Text, nullable=True)
+    submitted0: Mapped[int] = mapped_column(Integer, default=0)
+    submitted1: Mapped[int] = mapped_column(Integer, default=0)
+    setup_deadline: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class SavedRosterRow(Base):
+    __tablename__ = "rosters"
+    __table_args__ = (UniqueConstraint("player_id", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    variant: Mapped[str] = mapped_column(String(20))
+    roster: Mapped[str] = mapped_column(Text)  # text form (rules.program.Roster.text)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
 
 
 class MoveRow(Base):
@@ -68,7 +87,8 @@ class MoveRow(Base):
 
 # what changes after a game row is created
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
-                         "draw_offer", "remaining0", "remaining1", "version", "updated_at")
+                         "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
+                         "submitted0", "submitted1", "setup_deadline")
 
 
 # built once: constructing SQLAlchemy statements per move costs more than executing them
@@ -93,7 +113,22 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _add_missing_columns(self) -> None:
+        """A database made by an earlier version gains the columns added since (all have defaults)."""
+        inspector = inspect(self.engine)
+        with self.engine.begin() as conn:
+            for table in Base.metadata.sorted_tables:
+                have = {c["name"] for c in inspector.get_columns(table.name)}
+                for col in table.columns:
+                    if col.name not in have:
+                        default = col.default.arg if col.default is not None else None
+                        ddl = f"ALTER TABLE {table.name} ADD COLUMN {col.name} {col.type.compile(self.engine.dialect)}"
+                        if default is not None:
+                            ddl += f" DEFAULT {default!r}" if isinstance(default, str) else f" DEFAULT {default}"
+                        conn.execute(text(ddl))
 
     @classmethod
     def in_folder(cls, folder: str | Path) -> "Store":
@@ -181,5 +216,33 @@ class Store:
             return list(s.scalars(q.order_by(GameRow.updated_at.desc()).limit(200)))
 
     def active_game_ids(self) -> list[str]:
+        """Games whose clock or set-up deadline runs."""
         with self.session() as s:
-            return list(s.scalars(select(GameRow.id).where(GameRow.status == "active")))
+            return list(s.scalars(select(GameRow.id).where(GameRow.status.in_(("active", "setup")))))
+
+    # -- saved rosters ----------------------------------------------------------------------
+    def rosters_of(self, player_id: int) -> list[SavedRosterRow]:
+        with self.session() as s:
+            q = select(SavedRosterRow).where(SavedRosterRow.player_id == player_id)
+            return list(s.scalars(q.order_by(SavedRosterRow.name)))
+
+    def save_roster(self, player_id: int, name: str, variant: str, roster: str, now: int) -> SavedRosterRow:
+        with self.session() as s:
+            row = s.scalar(select(SavedRosterRow).where(SavedRosterRow.player_id == player_id,
+                                                        SavedRosterRow.name == name))
+            if row is None:
+                row = SavedRosterRow(player_id=player_id, name=name)
+                s.add(row)
+            row.variant, row.roster, row.updated_at = variant, roster, now
+            s.commit()
+            return row
+
+    def delete_roster(self, player_id: int, name: str) -> bool:
+        with self.session() as s:
+            row = s.scalar(select(SavedRosterRow).where(SavedRosterRow.player_id == player_id,
+                                                        SavedRosterRow.name == name))
+            if row is None:
+                return False
+            s.delete(row)
+            s.commit()
+            return True

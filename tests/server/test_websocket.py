@@ -8,6 +8,8 @@ import re
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from superchess.server.app import MAX_MESSAGE
+
 from .util import http_state, move, new_match, ok, recv, recv_error, recv_state, sync
 
 
@@ -71,7 +73,8 @@ def test_the_legal_moves_are_the_rules_legal_moves(server):
     ("p1", {"type": "castle"}, "unknown message type 'castle'"),
     ("p1", {"type": "start"}, "unknown message type 'start'"),
     ("p1", {"type": "timeout"}, "unknown message type 'timeout'"),
-    ("p1", {"type": "move", "move": "h2h4", "pad": "x" * 4100}, "message too large (at most 4096 bytes)"),
+    ("p1", {"type": "move", "move": "h2h4", "pad": "x" * MAX_MESSAGE}, f"message too large (at most {MAX_MESSAGE} bytes)"),
+    ("p1", {"type": "submit_roster", "roster": {}}, "rosters are submitted before the first move of a Private game"),
     ("p1", {"type": "accept_draw"}, "there is no draw offer to accept"),
     ("p2", {"type": "decline_draw"}, "there is no draw offer to decline"),
     ("p1", {"type": "claim_draw"}, "no draw can be claimed in this position"),
@@ -99,7 +102,7 @@ def test_an_oversized_binary_frame_is_refused_too(server):
     m = new_match(server)
     with m.p1.websocket_connect(url(m)) as w1:
         v = recv_state(w1)["version"]
-        w1.send_bytes(json.dumps({"type": "move", "move": "h2h4", "pad": "y" * 5000}).encode())
+        w1.send_bytes(json.dumps({"type": "move", "move": "h2h4", "pad": "y" * (MAX_MESSAGE + 1)}).encode())
         assert "too large" in recv_error(w1)
         w1.send_bytes(json.dumps({"type": "move", "move": "h2h4"}).encode())  # a small one is fine
         msg = recv_state(w1)
