@@ -187,3 +187,55 @@ def test_en_passant_takes_the_text_when_the_pawn_could_also_move_there():
     assert [m.text for m in b.legal_moves].count("d7e6") == 1
     b.push_text("d7e6")
     assert b.piece_at("e7") is None  # the double-stepped pawn was captured
+
+
+# -- what a roster does: the editor's preview and the pre-game check (rules/preview.py) --------
+def names(variant, cells) -> set[str]:
+    return {variant.geometry.name(c) for c in cells}
+
+
+def test_preview_on_an_empty_board_follows_the_program_and_the_default():
+    from superchess.rules import get_variant
+    from superchess.rules.preview import empty_board_destinations
+    v = get_variant("super16")
+    h8 = v.geometry.parse_cell("h8")
+    slide = roster(N=("slide", [(1, 1)]))
+    step = roster(N=("step", [(1, 1)]))
+    assert names(v, empty_board_destinations(v, slide, "N", h8)) == {f"{chr(ord('h') + k)}{8 + k}" for k in range(1, 9)}
+    assert names(v, empty_board_destinations(v, step, "N", h8)) == {"i9"}
+    # a letter without a program moves by default: the Knight's eight leaps
+    assert names(v, empty_board_destinations(v, Roster(), "N", h8)) == {"g10", "i10", "j9", "j7", "i6", "g6", "f7", "f9"}
+    # Player 2's program is mirrored by rank
+    assert names(v, empty_board_destinations(v, roster(N=("jump", [(1, 2)])), "N", h8, side=1)) == {"i6"}
+
+
+def test_preview_in_the_start_position_lists_each_piece_of_the_type():
+    from superchess.rules import get_variant
+    from superchess.rules.preview import start_moves
+    v = get_variant("super16")
+    moves = start_moves(v, roster(N=("jump", [(0, 3), (0, 2)])), "N")
+    assert {v.geometry.name(fr): names(v, tos) for fr, tos in moves.items()} == {
+        "b1": {"b4", "b3"}, "o1": {"o4", "o3"}}
+    # blocked: a step past the pawns is impossible
+    assert start_moves(v, roster(N=("step", [(0, 3)])), "N") == {}
+
+
+def test_a_roster_attacking_the_opponents_king_at_the_start_is_refused_for_either_side():
+    from superchess.rules import get_variant
+    from superchess.rules.preview import roster_problem
+    v = get_variant("super16")
+    reach_king = roster(N=("jump", [(7, 15)]))  # b1 + (7, 15) = i16, Player 2's King; mirrored for Player 2
+    assert "attacks the opponent's King" in roster_problem(v, reach_king, 0)
+    assert "attacks the opponent's King" in roster_problem(v, reach_king, 1)
+    assert roster_problem(v, roster(N=("jump", [(7, 14)])), 0) is None
+    with pytest.raises(ProgramError, match=r"\(0, 0\)"):
+        roster_problem(v, roster(N=("jump", [(0, 0)])), 0)
+
+
+def test_roster_json_form_round_trips_and_rejects_bad_shapes():
+    r = roster(N=("jump", [(1, 2), (-3, 0)]), Q=("slide", [(0, 1)]))
+    assert Roster.from_data(r.to_data()) == r
+    for bad, message in (([1, 2], "mapping"), ({"N": {"mode": "jump"}}, "mode, vectors"),
+                         ({"N": {"mode": "jump", "vectors": 5}}, "list of")):
+        with pytest.raises(ProgramError, match=message):
+            Roster.from_data(bad)

@@ -163,3 +163,19 @@ def test_a_finished_game_keeps_its_ending_after_a_restart(server, restart, endin
         last["status"], last["result"], last["termination"])
     assert after["reason"] == last["reason"]
     assert p1.get(f"/api/games/{m.id}/record").text == record
+
+
+def test_a_database_from_an_earlier_version_gains_the_new_columns(data_dir):
+    import sqlalchemy as sa
+
+    from superchess.server.store import Store
+    store = Store.in_folder(data_dir)
+    with store.engine.begin() as conn:  # as the first release made it: no reprogramming columns
+        for col in ("mode", "roster0", "roster1", "submitted0", "submitted1", "setup_deadline"):
+            conn.execute(sa.text(f"ALTER TABLE games DROP COLUMN {col}"))
+    store.engine.dispose()
+    store = Store.in_folder(data_dir)
+    columns = {c["name"]: c for c in sa.inspect(store.engine).get_columns("games")}
+    assert {"mode", "roster0", "submitted1", "setup_deadline"} <= set(columns)
+    assert columns["mode"]["default"] == "'default'"
+    store.engine.dispose()
