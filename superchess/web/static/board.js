@@ -17,6 +17,24 @@ export function squareName(file, rank) {
   return String.fromCharCode(97 + file) + String(rank + 1);
 }
 
+/** The pieces of a FEN's placement field as {square: letter} (ranks from the top, runs of digits). */
+export function piecesFromFen(fen, files, ranks) {
+  const pieces = {};
+  const rows = String(fen || '').trim().split(/\s+/)[0].split('/');
+  rows.forEach((row, i) => {
+    const rank = ranks - 1 - i;
+    let file = 0;
+    for (const tok of row.match(/[0-9]+|[A-Za-z]/g) || []) {
+      if (/[0-9]/.test(tok)) file += Number(tok);
+      else {
+        if (file < files && rank >= 0) pieces[squareName(file, rank)] = tok;
+        file += 1;
+      }
+    }
+  });
+  return pieces;
+}
+
 export function parseSquare(name) {
   const m = /^([a-z])([1-9][0-9]*)$/.exec(name || '');
   return m ? [m[1].charCodeAt(0) - 97, Number(m[2]) - 1] : null;
@@ -32,7 +50,10 @@ export class BoardView {
   /**
    * @param {HTMLElement} container  the element the board is drawn into (e.g. #board)
    * @param {object} options  onMove(moveText, legalEntry), promotionId (default "promotion"),
-   *                          pieceColours(state) -> [c0, c1] (optional)
+   *                          pieceColours(state) -> [c0, c1] (optional), interactive (default true).
+   *   Editor boards (no moves) pass onSquare(square) instead: every click on a square calls it;
+   *   onSquareRemove(square) is called on a right click (its menu is suppressed) or a long press
+   *   (~500 ms, touch or pen, without moving). Highlights come from setMarks() then.
    */
   constructor(container, options = {}) {
     this.container = container;
@@ -43,6 +64,10 @@ export class BoardView {
     this.selected = null;
     this.colours = [...DEFAULT_COLOURS];
     this.interactive = options.interactive !== false;
+    this.onSquare = options.onSquare || null;
+    this.onSquareRemove = options.onSquareRemove || null;
+    this.marks = null;          // {dests: Set, origins: Set} shown instead of `legal` (editor boards)
+    this.press = null;          // a long-press candidate (onSquareRemove)
 
     container.classList.add('board');
     this.svg = svgEl('svg', { class: 'board-svg', role: 'img', 'aria-label': 'Board' });
@@ -62,8 +87,16 @@ export class BoardView {
     this.svg.addEventListener('pointerdown', (e) => this._onPointerDown(e));
     this.svg.addEventListener('pointermove', (e) => this._onPointerMove(e));
     this.svg.addEventListener('pointerup', (e) => this._onPointerUp(e));
-    this.svg.addEventListener('pointercancel', () => this._endDrag());
+    this.svg.addEventListener('pointercancel', (e) => { this._cancelPress(e, true); this._endDrag(); });
     this.picker.addEventListener('click', (e) => this._onPickerClick(e));
+    if (this.onSquareRemove) {
+      this.svg.addEventListener('contextmenu', (e) => {
+        const sq = this._eventSquare(e);
+        if (!sq) return;
+        e.preventDefault();
+        if (this.interactive) this.onSquareRemove(sq);
+      });
+    }
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         if (!this.picker.hidden) this.closePicker();
@@ -79,6 +112,13 @@ export class BoardView {
     const legal = this._legal();
     if (this.selected && !(legal[this.selected] && legal[this.selected].length)) this.selected = null;
     if (!this.picker.hidden && !this.selected) this.closePicker(false);
+    this.render();
+  }
+
+  /** Highlights for boards without moves: `dests` get class `dest` (`capture` when occupied),
+   * `origins` class `origin` (and the selected look). null: back to the state's legal moves. */
+  setMarks(dests, origins = []) {
+    this.marks = dests === null ? null : { dests: new Set(dests || []), origins: new Set(origins || []) };
     this.render();
   }
 
@@ -143,10 +183,23 @@ export class BoardView {
 
   _onClick(e) {
     if (this.suppressClick) { this.suppressClick = false; return; }
+    if (this.onSquare) {
+      const sq = this._eventSquare(e);
+      if (sq && this.interactive) this.onSquare(sq);
+      return;
+    }
     if (!this.picker.hidden) { this.closePicker(); return; }
     const g = e.target.closest('[data-square]');
     if (!g || !this.svg.contains(g)) { if (this.selected) this.deselect(); return; }
     this.clickSquare(g.getAttribute('data-square'));
+  }
+
+  /** The square under a pointer event (by its target, else by its position: the squares may have
+   * been redrawn between the press and the release). */
+  _eventSquare(e) {
+    const g = e.target && e.target.closest && e.target.closest('[data-square]');
+    if (g && this.svg.contains(g)) return g.getAttribute('data-square');
+    return (e.clientX || e.clientY) ? this._squareAt(e.clientX, e.clientY) : null;
   }
 
   _onPickerClick(e) {
@@ -179,6 +232,19 @@ export class BoardView {
   }
 
   _onPointerDown(e) {
+    if (this.onSquareRemove && this.interactive && e.pointerType && e.pointerType !== 'mouse') {
+      const g = e.target.closest('[data-square]');
+      if (g) {
+        clearTimeout(this.press && this.press.timer);
+        const press = { x: e.clientX, y: e.clientY, pointerId: e.pointerId, square: g.getAttribute('data-square') };
+        press.timer = setTimeout(() => {
+          if (this.press !== press) return;
+          press.fired = true; // kept until the release: that release is not a click
+          this.onSquareRemove(press.square);
+        }, 500);
+        this.press = press;
+      }
+    }
     if (!this.interactive || !this.state || e.button !== 0 || !this.picker.hidden) return;
     const g = e.target.closest('[data-square]');
     const sq = g && g.getAttribute('data-square');
@@ -187,7 +253,21 @@ export class BoardView {
     this.drag = { from: sq, x: e.clientX, y: e.clientY, pointerId: e.pointerId, active: false, ghost: null };
   }
 
+  _cancelPress(e, always = false) {
+    const p = this.press;
+    if (!p || (e && e.pointerId !== p.pointerId)) return;
+    if (!always && !p.fired && e && Math.hypot(e.clientX - p.x, e.clientY - p.y) < 8) return;
+    if (p.fired && !always) return;
+    clearTimeout(p.timer);
+    this.press = null;
+    if (p.fired) {
+      this.suppressClick = true;
+      setTimeout(() => { this.suppressClick = false; }, 0);
+    }
+  }
+
   _onPointerMove(e) {
+    this._cancelPress(e);
     const d = this.drag;
     if (!d || e.pointerId !== d.pointerId) return;
     if (!d.active) {
@@ -210,6 +290,7 @@ export class BoardView {
   }
 
   _onPointerUp(e) {
+    this._cancelPress(e, true);
     const d = this.drag;
     if (!d || e.pointerId !== d.pointerId) return;
     this._endDrag();
@@ -311,7 +392,9 @@ export class BoardView {
     const pieces = st.pieces || {};
     const legal = this._legal();
     const dests = new Map();
-    if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
+    const marks = this.marks;
+    if (marks) for (const sq of marks.dests) dests.set(sq, true);
+    else if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
     const last = st.last_move || null;
     const gid = `sc-check-${this.id}`;
 
@@ -339,7 +422,10 @@ export class BoardView {
           classes.push('last');
           g.appendChild(svgEl('rect', { class: 'hl-last', width: S, height: S }));
         }
-        if (this.selected === name) {
+        if (marks && marks.origins.has(name)) {
+          classes.push('origin');
+          g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
+        } else if (this.selected === name) {
           classes.push('selected');
           g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
         }

@@ -131,3 +131,62 @@ export async function loadHeader() {
     return null;
   }
 }
+
+// ---- rosters (reprogrammed pieces) ------------------------------------------------------
+
+export const MODE_LABELS = Object.freeze({
+  default: 'Default — every piece moves as usual',
+  private: 'Private — each player programs their own pieces in secret',
+  symmetric: 'Symmetric — both sides use one proposed roster',
+});
+
+export const modeName = (mode) => ({ default: 'Default', private: 'Private', symmetric: 'Symmetric' }[mode] || humanize(mode));
+
+export function vectorText(v) {
+  return Array.isArray(v) ? `(${v[0]}, ${v[1]})` : String(v);
+}
+
+/** A roster as a readable list: `ul.roster-list > li[data-letter]` "Knight — jump: (0, 3), …".
+ * `names` maps letters to piece names. An empty roster is one item saying it is the default. */
+export function rosterList(roster, names = {}) {
+  const ul = h('ul', { class: 'roster-list' });
+  const letters = Object.keys(roster || {}).sort();
+  if (!letters.length) {
+    ul.appendChild(h('li', { class: 'default', text: 'Default: every piece moves as usual.' }));
+    return ul;
+  }
+  for (const letter of letters) {
+    const p = roster[letter] || {};
+    const vectors = Array.isArray(p.vectors) ? p.vectors : [];
+    ul.appendChild(h('li', { dataset: { letter } },
+      h('strong', { text: names[letter] || letter }),
+      ` (${letter}) — `,
+      h('span', { class: 'roster-mode', text: String(p.mode || '?') }),
+      ': ',
+      h('span', { class: 'roster-vectors', text: vectors.map(vectorText).join(', ') })));
+  }
+  return ul;
+}
+
+const variantCache = new Map();
+
+/** GET /api/variants/{v}/pieces, cached per page ({variant, reprogrammable, start_fen, pieces, …}). */
+export function variantPieces(variant) {
+  if (!variantCache.has(variant)) {
+    const p = api.getJSON(`/api/variants/${encodeURIComponent(variant)}/pieces`);
+    p.catch(() => variantCache.delete(variant));
+    variantCache.set(variant, p);
+  }
+  return variantCache.get(variant);
+}
+
+/** {letter: name} for a variant; {} when unavailable. */
+export async function pieceNames(variant) {
+  if (!variant) return {};
+  try {
+    const res = await variantPieces(variant);
+    return Object.fromEntries(((res && res.pieces) || []).map((p) => [p.letter, p.name]));
+  } catch {
+    return {};
+  }
+}
