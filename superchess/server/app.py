@@ -6,6 +6,7 @@ import re
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
+from concurrent.futures import Executor
 from typing import Callable
 
 from argon2 import PasswordHasher
@@ -20,6 +21,7 @@ from ..rules import VARIANT_NAMES, Board, get_variant
 from ..rules.preview import empty_board_destinations, roster_problem, start_moves, validate_roster
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
+from .ai import LEVELS, AIPlayers, default_executor
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
 from .live import ACTIONS, MODES, ActionError
@@ -53,6 +55,10 @@ class MatchIn(BaseModel):
     roster: dict | None = None  # Symmetric mode: the proposed roster
 
 
+class ComputerMatchIn(MatchIn):
+    level: int = Field(3, ge=1, le=8)
+
+
 class PreviewIn(BaseModel):
     variant: str = Field("super16", max_length=20)
     roster: dict = Field(default_factory=dict)
@@ -84,16 +90,20 @@ def _me(p: PlayerRow) -> dict:
 
 
 def create_app(data_dir: str | Path = "data", db_url: str | None = None,
-               now: Callable[[], int] | None = None) -> FastAPI:
-    """The server application. `now` (milliseconds) can be injected so tests drive the clocks."""
+               now: Callable[[], int] | None = None,
+               ai_executor: Callable[[], Executor] = default_executor) -> FastAPI:
+    """The server application. `now` (milliseconds) can be injected so tests drive the clocks;
+    `ai_executor` makes the pool the computer thinks in (a process pool by default)."""
     now = now or (lambda: int(time.time() * 1000))
     store = Store(db_url) if db_url else Store.in_folder(data_dir)
     hub = Hub(store, now)
+    hub.ai = AIPlayers(hub, ai_executor)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         hub.resume()
         yield
+        hub.ai.close()
 
     app = FastAPI(title="superchess", lifespan=lifespan)
     app.state.hub = hub
@@ -193,10 +203,11 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                               "ranks": v.geometry.ranks} for v in variants],
                 "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
                                    "increment": tc.increment_ms // 1000, "daily": tc.daily}
-                                  for tc in TIME_CONTROLS.values()]}
+                                  for tc in TIME_CONTROLS.values()],
+                "levels": list(LEVELS)}
 
-    @app.post("/api/matches")
-    def create_match(body: MatchIn, p: PlayerRow = Depends(identity)) -> dict:
+    def _new_game(body: MatchIn, creator: PlayerRow, invited: PlayerRow | None = None) -> GameRow:
+        """A validated match (HTTP 400 naming what is wrong), not yet stored."""
         if body.variant not in VARIANT_NAMES:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         if body.time_control not in TIME_CONTROLS:
@@ -221,6 +232,20 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                     raise HTTPException(400, problem)
         elif body.roster:
             raise HTTPException(400, "only symmetric mode takes a roster at creation")
+        t = now()
+        tc = TIME_CONTROLS[body.time_control]
+        start = tc.per_move_ms if tc.daily else tc.initial_ms
+        row = GameRow(id=new_token(9), variant=body.variant, start_fen=fen, time_control=tc.id, status="waiting",
+                      creator_id=creator.id, creator_side=body.creator_side,
+                      invited_id=invited.id if invited else None,
+                      invite_token=new_token(), remaining0=start, remaining1=start, version=0,
+                      created_at=t, updated_at=t, mode=body.mode,
+                      roster0=proposal.text() if proposal else None, roster1=proposal.text() if proposal else None)
+        setattr(row, f"player{body.creator_side}_id", creator.id)
+        return row
+
+    @app.post("/api/matches")
+    def create_match(body: MatchIn, p: PlayerRow = Depends(identity)) -> dict:
         invited = None
         if body.invite:
             invited = store.player_by_name(body.invite.strip())
@@ -228,17 +253,20 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                 raise HTTPException(404, f"no account named {body.invite.strip()!r}")
             if invited.id == p.id:
                 raise HTTPException(400, "you cannot invite yourself")
-        t = now()
-        tc = TIME_CONTROLS[body.time_control]
-        start = tc.per_move_ms if tc.daily else tc.initial_ms
-        row = GameRow(id=new_token(9), variant=body.variant, start_fen=fen, time_control=tc.id, status="waiting",
-                      creator_id=p.id, creator_side=body.creator_side, invited_id=invited.id if invited else None,
-                      invite_token=new_token(), remaining0=start, remaining1=start, version=0,
-                      created_at=t, updated_at=t, mode=body.mode,
-                      roster0=proposal.text() if proposal else None, roster1=proposal.text() if proposal else None)
-        setattr(row, f"player{body.creator_side}_id", p.id)
+        row = _new_game(body, p, invited)
         store.add_game(row)
         return {"game_id": row.id, "invite_url": f"/invite/{row.invite_token}"}
+
+    @app.post("/api/matches/computer")
+    async def play_computer(body: ComputerMatchIn, p: PlayerRow = Depends(identity)) -> dict:
+        if body.invite:
+            raise HTTPException(400, "a game against the computer invites nobody")
+        row = _new_game(body, p)
+        bot = store.bot(body.level, now())
+        setattr(row, f"player{body.creator_side ^ 1}_id", bot.id)
+        store.add_game(row)
+        await hub.start_game(row.id, row.player0_id, row.player1_id)
+        return {"game_id": row.id}
 
     def _invitation(row: GameRow | None, p: PlayerRow) -> dict:
         if row is None:

@@ -51,6 +51,8 @@ class Hub:
         self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self._colours: dict[int, str | None] = {}
+        self._bot_levels: dict[int, int | None] = {}
+        self.ai = None  # AIPlayers, when the computer plays on this server
         self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- loading ----------------------------------------------------------------------------
@@ -71,10 +73,21 @@ class Hub:
         """After a (re)start: load every game in progress and arm its clock."""
         self.loop = asyncio.get_running_loop()  # for callers on other threads (tests)
         for game_id in self.store.active_game_ids():
-            self._schedule(self.game(game_id))
+            g = self.game(game_id)
+            self._schedule(g)
+            if self.ai:  # the computer's games go on
+                self.ai.consider(g)
 
     def colour_changed(self, player_id: int, colour: str | None) -> None:
         self._colours[player_id] = colour
+
+    def bot_level(self, player_id: int | None) -> int | None:
+        if player_id is None:
+            return None
+        if player_id not in self._bot_levels:
+            p = self.store.player(player_id)
+            self._bot_levels[player_id] = p.bot_level if p else None
+        return self._bot_levels[player_id]
 
     def _colour(self, player_id: int | None) -> str | None:
         if player_id is None:
@@ -127,6 +140,8 @@ class Hub:
             raise ActionError("the server could not save that; please try again") from None
         self._schedule(g)
         self._broadcast(g, event, now)
+        if self.ai:
+            self.ai.consider(g)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int) -> None:
         # viewers who see the same thing (a side, or watching, with the same colour) share one encoding

@@ -24,6 +24,7 @@ class PlayerRow(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)  # None: a guest
     colour: Mapped[str | None] = mapped_column(String(7), nullable=True)
     created_at: Mapped[int] = mapped_column(BigInteger)
+    bot_level: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the computer, at this level
 
 
 class SessionRow(Base):
@@ -142,6 +143,16 @@ class Store:
             row = PlayerRow(name=name, password_hash=password_hash, created_at=now)
             s.add(row)
             s.commit()
+            return row
+
+    def bot(self, level: int, now: int) -> PlayerRow:
+        """The computer player of `level` (made on first use)."""
+        with self.session() as s:
+            row = s.scalar(select(PlayerRow).where(PlayerRow.bot_level == level))
+            if row is None:
+                row = PlayerRow(name=f"Computer level {level}", password_hash=None, created_at=now, bot_level=level)
+                s.add(row)
+                s.commit()
             return row
 
     def player(self, player_id: int) -> PlayerRow | None:

@@ -1,0 +1,102 @@
+"""The computer as a player. Its moves take the same path as a human's (the hub validates, times
+and saves them); the thinking runs in a worker process pool, never on the event loop, so a
+thinking engine delays no other game.
+
+In a Private game the computer knows its own roster only: it searches as if the opponent's pieces
+moved by default, and chooses among exactly the moves the server would highlight for a human in
+its place (the legal moves under the true rosters)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TYPE_CHECKING, Callable
+
+from .live import ActionError, LiveGame
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("superchess.server")
+LEVELS = range(1, 9)
+
+
+def default_executor() -> Executor:
+    # one worker: the other core stays with the server; `spawn` because the server process has
+    # threads and an event loop that a forked child must not inherit
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+
+class AIPlayers:
+    def __init__(self, hub: "Hub", executor_factory: Callable[[], Executor] = default_executor,
+                 think: Callable[..., str] | None = None) -> None:
+        self.hub = hub
+        self._factory = executor_factory
+        self._executor: Executor | None = None
+        self._think = think
+        self._busy: dict[str, int] = {}  # game id -> version being thought about
+        self.tasks: set[asyncio.Task] = set()
+
+    def consider(self, g: LiveGame) -> None:
+        """After every committed event: if the computer is to act in this game, start it."""
+        row = g.row
+        for side in (0, 1):
+            level = self.hub.bot_level(getattr(row, f"player{side}_id"))
+            if level is None:
+                continue
+            if row.status == "setup" and not getattr(row, f"submitted{side}"):
+                self._start(g, side, self._submit_default(row.id, getattr(row, f"player{side}_id")))
+            elif row.status == "active" and g.game.board.turn == side and self._busy.get(row.id) != row.version:
+                self._busy[row.id] = row.version
+                self._start(g, side, self._move(g, side, level))
+
+    def _start(self, g: LiveGame, side: int, coro) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _submit_default(self, game_id: str, bot_id: int) -> None:
+        try:
+            await self.hub.act(game_id, bot_id, "submit_roster", {"roster": {}})
+        except ActionError:
+            pass  # the set-up ended meanwhile
+
+    async def _move(self, g: LiveGame, side: int, level: int) -> None:
+        row, board = g.row, g.game.board
+        version, bot_id = row.version, getattr(row, f"player{side}_id")
+        private = row.mode == "private"
+        rosters = [r.to_data() for r in g.rosters()]
+        if private:  # what it knows: its own roster; the opponent's pieces assumed to move by default
+            rosters[side ^ 1] = {}
+        args = (row.variant, row.start_fen, [m.text for m in board.move_stack], tuple(rosters), level,
+                g.clock.left(side, self.hub.now()) if g.clock.timed() else None, g.tc.increment_ms,
+                [m.text for m in board.legal_moves] if private else None)
+        try:
+            if self._executor is None:
+                self._executor = self._factory()
+            if self._think is None:
+                from ..engine import choose_move  # the engine layer is loaded once the computer plays
+                self._think = choose_move
+            text = await asyncio.get_running_loop().run_in_executor(self._executor, self._think, *args)
+        except Exception:
+            log.exception("the computer could not think in game %s", row.id)
+            self._busy.pop(row.id, None)
+            return
+        if self._busy.get(row.id) != version:
+            return
+        del self._busy[row.id]
+        current = self.hub.live.get(row.id)
+        if current is None or current.row.version != version:
+            return  # the game moved on (resignation, time, abort) while it thought
+        try:
+            await self.hub.act(row.id, bot_id, "move", {"move": text})
+        except ActionError as e:
+            log.error("the computer's move %s was refused in game %s: %s", text, row.id, e)
+
+    def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,116 @@
+"""Playing the computer: its moves take a human's path (validation, clock, persistence), it thinks
+outside the event loop, a restart resumes its games, and in Private mode it is told no more than a
+human opponent would know."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from superchess.rules import Board, Roster
+from superchess.server.ai import AIPlayers
+
+from .util import act, ok, recv_error, recv_state
+
+HIDDEN = {"N": {"mode": "jump", "vectors": [[0, 3], [11, 13]]}}
+
+
+def wait_for(server, game_id: str, browser, predicate, timeout: float = 60.0) -> dict:
+    """Poll the game's state until `predicate(state)` holds (the computer thinks in another worker)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = ok(browser.get(f"/api/games/{game_id}"))
+        if predicate(state):
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out; last state: moves {state['moves']}, status {state['status']}")
+        time.sleep(0.05)
+
+
+def computer_game(server, **body) -> tuple:
+    human = server.browser()
+    created = ok(human.post("/api/matches/computer", json=body))
+    return human, created["game_id"]
+
+
+@pytest.fixture
+def threads(server):
+    """The computer thinks in a thread pool here (the real engine, without a process start-up per
+    test); one test below uses the real process pool."""
+    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1))
+    yield
+    server.hub.ai.close()
+
+
+def test_the_computer_answers_every_move_with_a_legal_one_through_the_server(server, threads):
+    human, game_id = computer_game(server, level=1, time_control="rapid-10+5")
+    s = ok(human.get(f"/api/games/{game_id}"))
+    assert s["players"][1]["name"] == "Computer level 1" and s["you"] == 0 and s["status"] == "active"
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        for i in range(3):
+            text = sorted(s["legal"])[i]  # any legal move of ours
+            act(ws, [], {"type": "move", "move": s["legal"][text][0]["move"]})
+            s = wait_for(server, game_id, human, lambda st, n=2 * i + 2: len(st["moves"]) == n)
+    replay = Board("super16")
+    for m in s["moves"]:
+        replay.push_text(m)  # every stored move legal by the rules
+    assert server.store.moves(game_id) == s["moves"]
+    assert s["clock"]["timed"]  # the computer's moves run its clock like anyone's
+
+
+def test_the_computer_moves_first_when_it_is_player_1(server, threads):
+    human, game_id = computer_game(server, level=2, creator_side=1, variant="chess")
+    s = wait_for(server, game_id, human, lambda st: len(st["moves"]) == 1)
+    assert s["you"] == 1 and s["turn"] == 1 and s["legal"]
+
+
+def test_bad_computer_matches_are_refused(server):
+    b = server.browser()
+    for body, message in (({"level": 9}, "level"), ({"level": 0}, "level"), ({"invite": "bob"}, "invites nobody"),
+                          ({"variant": "xiangqi"}, "unknown variant")):
+        r = b.post("/api/matches/computer", json=body)
+        assert r.status_code == 400 and message in r.json()["detail"], r.text
+
+
+def test_in_private_mode_the_computer_is_told_its_own_roster_and_the_servers_highlights_only(server):
+    calls = []
+
+    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None):
+        calls.append({"rosters": rosters, "root_moves": root_moves, "moves": list(moves)})
+        return sorted(root_moves)[0]
+
+    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1), think=think)
+    human, game_id = computer_game(server, level=4, mode="private")
+    s = wait_for(server, game_id, human, lambda st: st["roster_submitted"][1])
+    assert s["status"] == "setup" and s["rosters"][1] is None  # its roster is hidden from the human too
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        act(ws, [], {"type": "submit_roster", "roster": HIDDEN})
+        act(ws, [], {"type": "move", "move": "b1b4"})  # the hidden program
+        s = wait_for(server, game_id, human, lambda st: len(st["moves"]) == 2)
+        assert calls and calls[-1]["moves"] == ["b1b4"]
+        # what it was given: both rosters as the default (its own is the default), the move list,
+        # and as root moves exactly what the server would highlight for Player 2
+        truth = Board("super16", None, (Roster.from_data(HIDDEN), Roster()))
+        truth.push_text("b1b4")
+        assert calls[-1]["rosters"] == ({}, {})
+        assert sorted(calls[-1]["root_moves"]) == sorted(m.text for m in truth.legal_moves)
+        act(ws, [], {"type": "resign"})
+    server.hub.ai.close()
+
+
+def test_a_restart_resumes_the_computers_game_in_its_process_pool(server, restart):
+    human, game_id = computer_game(server, level=1, time_control="rapid-10+5", creator_side=1)
+    wait_for(server, game_id, human, lambda st: len(st["moves"]) == 1)
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        s = recv_state(ws)["state"]
+        ws.send_json({"type": "move", "move": "a1a2"})
+        assert recv_error(ws)  # not ours to play that, the computer's pieces are Player 1's
+        origin = sorted(s["legal"])[0]
+        act(ws, [], {"type": "move", "move": s["legal"][origin][0]["move"]})
+    server2 = restart(server)
+    again = server2.browser(cookies=dict(human.cookies))
+    s = wait_for(server2, game_id, again, lambda st: len(st["moves"]) == 3)
+    assert s["status"] == "active" and server2.store.moves(game_id) == s["moves"]
