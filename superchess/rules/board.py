@@ -116,6 +116,13 @@ class Board:
         return {self.geometry.name(c): self._piece(self._pos.board[c])
                 for s in (0, 1) for c in sorted(self._pos.occ[s])}
 
+    def holdings(self, side: int) -> dict[str, int]:
+        """Piece letter -> count held by `side` (Superchess); empty for variants without holdings."""
+        hold = self._pos.hold
+        if hold is None:
+            return {}
+        return {self.variant.pieces[ti - 1].letter: n for ti, n in enumerate(hold[side]) if ti and n}
+
     def copy(self) -> "Board":
         """A board in the same position, with the same history."""
         b = Board(self.variant, self.starting_fen, self.rosters)

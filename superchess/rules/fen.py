@@ -35,6 +35,20 @@ def _parse_rank(text: str, rank_no: int, files: int, letters: dict[str, int]) ->
     return row
 
 
+def _split_holdings(placement: str, variant) -> tuple[str, str]:
+    """Placement and holdings text: Superchess writes holdings in brackets after the placement."""
+    if "[" not in placement:
+        if variant.holdings:
+            raise FenError("holdings missing: write them in brackets after the placement, e.g. [NQBNnqbn] or []")
+        return placement, ""
+    if not variant.holdings:
+        raise FenError(f"{variant.name} has no holdings (no brackets in its FEN)")
+    board, _, rest = placement.partition("[")
+    if not rest.endswith("]") or "]" in rest[:-1]:
+        raise FenError(f"bad holdings {'[' + rest!r}: expected letters in brackets, e.g. [NQBNnqbn]")
+    return board, rest[:-1]
+
+
 def set_fen(pos: Position, fen: str) -> None:
     """Set `pos` (a fresh position) from FEN text, or raise FenError."""
     variant = pos.variant
@@ -45,6 +59,7 @@ def set_fen(pos: Position, fen: str) -> None:
         raise FenError(f"FEN needs 6 fields (placement, side, castling, en passant, half-move clock, "
                        f"move number), got {len(fields)}")
     placement, side, castling, ep, half, full = fields
+    placement, held = _split_holdings(placement, variant)
     ranks = placement.split("/")
     if len(ranks) != geo.ranks:
         raise FenError(f"FEN has {len(ranks)} ranks, expected {geo.ranks}")
@@ -52,6 +67,12 @@ def set_fen(pos: Position, fen: str) -> None:
     for ti, p in enumerate(variant.pieces, 1):
         letters[p.letter] = code_of(0, ti)
         letters[p.letter.lower()] = code_of(1, ti)
+    if pos.hold is not None:
+        for ch in held:
+            code = letters.get(ch)
+            if code is None or not t.holdable[code]:
+                raise FenError(f"holdings: {ch!r} is not a piece that can be held")
+            pos.hold[code >> SIDE_SHIFT][code & 63] += 1
     for i, text in enumerate(ranks):
         r = geo.ranks - 1 - i
         for f, code in enumerate(_parse_rank(text, r + 1, geo.files, letters)):
@@ -132,4 +153,13 @@ def get_fen(pos: Position) -> str:
     rights = "".join(letter for i, letter in enumerate(t.castle_letters) if pos.castling >> i & 1) or "-"
     ep = pos.variant.geometry.name(pos.ep) if pos.ep >= 0 else "-"
     side = "w" if pos.side == 0 else "b"
-    return f"{board_fen(pos)} {side} {rights} {ep} {pos.halfmove} {pos.fullmove}"
+    return f"{board_fen(pos)}{holdings_text(pos)} {side} {rights} {ep} {pos.halfmove} {pos.fullmove}"
+
+
+def holdings_text(pos: Position) -> str:
+    """`[NQBnqb]`: Player 1's held pieces upper case, then Player 2's lower case ("" without holdings)."""
+    if pos.hold is None:
+        return ""
+    pieces = pos.variant.pieces
+    return "[" + "".join(pieces[ti - 1].letter if side == 0 else pieces[ti - 1].letter.lower()
+                         for side in (0, 1) for ti, n in enumerate(pos.hold[side]) if ti for _ in range(n)) + "]"

@@ -97,6 +97,7 @@ class PieceType:
     checkable: bool = False  # can be checked and checkmated
     pawn: bool = False       # promotes, double steps grant en passant, resets the move-rule count
     castles: str = ""        # "king" or "rook": takes part in castling
+    holdable: bool = True    # with holdings (Superchess): a captured piece of this type joins them
 
 
 def component_from_data(d: dict) -> Component:
@@ -119,5 +120,5 @@ def piece_from_data(letter: str, d: dict) -> PieceType:
         letter=letter, name=d["name"],
         movement=tuple(component_from_data(c) for c in d["moves"]),
         royal=d.get("royal", False), checkable=d.get("checkable", False),
-        pawn=d.get("pawn", False), castles=d.get("castles", ""),
+        pawn=d.get("pawn", False), castles=d.get("castles", ""), holdable=d.get("holdable", True),
     )

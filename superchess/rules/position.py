@@ -76,6 +76,11 @@ class Position:
         self.fullmove = 1
         self.hash = 0
         self.stack: list[tuple] = []
+        # holdings per side, counted by piece type index (None: the variant has none); the stack of
+        # their changes per move runs beside `stack`
+        self.hold: list[list[int]] | None = [[0] * (len(variant.pieces) + 1) for _ in (0, 1)] \
+            if variant.holdings else None
+        self.hold_stack: list[list[tuple[int, int, int]]] = []
 
     # -- piece helpers ----------------------------------------------------------------------
     def code_for(self, side: int, letter: str) -> int:
@@ -109,6 +114,10 @@ class Position:
         h ^= t.z_castle[self.castling] ^ self.ep_key
         if self.side:
             h ^= t.z_side
+        if self.hold is not None:
+            for side in (0, 1):
+                for ti, n in enumerate(self.hold[side]):
+                    h ^= t.z_hold[side][ti][n]
         return h
 
     # -- make / unmake ----------------------------------------------------------------------
@@ -200,7 +209,33 @@ class Position:
             if self.ep_capturable():
                 self.ep_key = t.z_ep[self.ep]
                 h ^= self.ep_key
+        if self.hold is not None:
+            h = self._update_holdings(m, cap, undo, side, h)
         self.hash = h
+
+    def _update_holdings(self, m: int, cap: int, undo: list | None, side: int, h: int) -> int:
+        """Captured pieces join their owner's holdings; a promotion takes its piece from the
+        mover's. Returns the hash with the changes."""
+        t = self.tables
+        hold = self.hold
+        zh = t.z_hold
+        changes = []
+        captured = (cap,) if undo is None else [old for _, old in undo if old and old >> SIDE_SHIFT != side]
+        for c in captured:
+            if c and t.holdable[c]:
+                owner, ti = c >> SIDE_SHIFT, c & 63
+                n = hold[owner][ti]
+                h ^= zh[owner][ti][n] ^ zh[owner][ti][n + 1]
+                hold[owner][ti] = n + 1
+                changes.append((owner, ti, 1))
+        promo = 0 if m & CASTLE else (m >> PROMO_SHIFT) & PROMO_MASK
+        if promo:
+            n = hold[side][promo]
+            h ^= zh[side][promo][n] ^ zh[side][promo][n - 1]
+            hold[side][promo] = n - 1
+            changes.append((side, promo, -1))
+        self.hold_stack.append(changes)
+        return h
 
     def unmake(self) -> None:
         m, cap, undo, castling, ep, ep_key, halfmove, h, k0, k1 = self.stack.pop()
@@ -236,6 +271,10 @@ class Position:
         self.hash = h
         self.kings[0] = k0
         self.kings[1] = k1
+        if self.hold is not None:
+            hold = self.hold
+            for owner, ti, delta in self.hold_stack.pop():
+                hold[owner][ti] -= delta
 
     def ep_capturable(self) -> bool:
         """After a double step: can the side to move legally capture en passant? (Only then does
@@ -405,6 +444,9 @@ class Position:
             geo = self.variant.geometry
             last = geo.ranks - 1 if self.side == 0 else 0
             promos = self.tables.promotions[self.side]
+            if self.hold is not None:  # only to a piece in the mover's holdings; none: no move there
+                held = self.hold[self.side]
+                promos = [p for p in promos if held[p]]
             files = geo.files
             for m in moves:
                 if ((m >> TO_SHIFT) & CELL_MASK) // files == last:

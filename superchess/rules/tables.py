@@ -20,6 +20,7 @@ LEAP_MC, LEAP_M, LEAP_C, PAT_MC, PAT_M, PAT_C, RAY_MC, RAY_M, RAY_C, EP_CAPTURE 
 POST_PROMO, POST_DEDUPE = 1, 2
 
 NO_CELLS: frozenset[int] = frozenset()
+MAX_HELD = 32  # pieces of one type a side can hold (more than it can ever own)
 
 
 def _mode_offset(move: bool, capture: bool) -> int:
@@ -40,6 +41,7 @@ class Tables:
         self.own = [[False] * MAX_CODE for _ in range(2)]
         self.gen: list[list | None] = [None] * MAX_CODE
         self.king_code = [0, 0]
+        self.holdable = [False] * MAX_CODE  # a captured piece of this code joins its owner's holdings
         self.move_cache: dict = {}  # move integer -> public Move, filled by boards using these tables
         for side in (0, 1):
             for ti, pt in enumerate(types, 1):
@@ -48,6 +50,7 @@ class Tables:
                 self.royal[code] = pt.royal
                 self.pawn[code] = pt.pawn
                 self.checkable[code] = pt.checkable
+                self.holdable[code] = variant.holdings and pt.holdable
                 if pt.checkable:
                     self.king_code[side] = code
         self.enemy = [self.own[1], self.own[0]]
@@ -197,6 +200,9 @@ class Tables:
             self.z_castle.append(h)
         self.z_ep = [rng.getrandbits(64) for _ in range(n)]
         self.z_side = rng.getrandbits(64)
+        # holdings: one key per (side, type, count); drawn after the others so other hashes stay put
+        self.z_hold = [[[rng.getrandbits(64) for _ in range(MAX_HELD + 1)] for _ in range(len(variant.pieces) + 1)]
+                       for _ in (0, 1)] if variant.holdings else None
 
 
 @lru_cache(maxsize=512)

@@ -35,6 +35,9 @@ class Variant:
     castling: list[Castling]
     capture_consequence: hooks.CaptureConsequence | None
     insufficient_material: hooks.InsufficientMaterial
+    # holdings (Superchess): a captured piece joins its owner's holdings, promotion takes from them
+    holdings: bool = False
+    setup: dict = field(default_factory=dict)  # data for the variant's set-up generator, if any
     by_letter: dict[str, PieceType] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -67,10 +70,11 @@ def _load(name: str) -> Variant:
         capture_consequence=hooks.CAPTURE_CONSEQUENCES[hk["capture_consequence"]]
         if "capture_consequence" in hk else None,
         insufficient_material=hooks.INSUFFICIENT_MATERIAL[hk.get("insufficient_material", "fide")],
+        holdings=d.get("holdings", False), setup=d.get("setup", {}),
     )
 
 
-VARIANT_NAMES = ("super16", "chess")
+VARIANT_NAMES = ("super16", "chess", "superchess")
 _cache: dict[str, Variant] = {}
 
 

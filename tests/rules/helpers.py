@@ -5,8 +5,9 @@ from superchess.rules import Board, get_variant
 
 
 def make_fen(variant: str, pieces: dict[str, str], side: str = "w", castling: str = "-", ep: str = "-",
-             halfmove: int = 0, fullmove: int = 1) -> str:
-    """FEN of a position given as {"i1": "K", "i16": "k", ...} (upper case = Player 1)."""
+             halfmove: int = 0, fullmove: int = 1, holdings: str = "") -> str:
+    """FEN of a position given as {"i1": "K", "i16": "k", ...} (upper case = Player 1); `holdings`
+    as letters (upper case Player 1's) for variants with holdings."""
     geo = get_variant(variant).geometry
     grid = [["" for _ in range(geo.files)] for _ in range(geo.ranks)]
     for square, letter in pieces.items():
@@ -22,7 +23,8 @@ def make_fen(variant: str, pieces: dict[str, str], side: str = "w", castling: st
             row += (str(empty) if empty else "") + cell
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {side} {castling} {ep} {halfmove} {fullmove}"
+    held = f"[{holdings}]" if get_variant(variant).holdings else ""
+    return f"{'/'.join(rows)}{held} {side} {castling} {ep} {halfmove} {fullmove}"
 
 
 def board_with(pieces: dict[str, str], variant: str = "super16", **kw) -> Board:
