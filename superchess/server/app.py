@@ -21,6 +21,7 @@ from ..rules import VARIANT_NAMES, Board, get_variant
 from ..rules.preview import empty_board_destinations, roster_problem, start_moves, validate_roster
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
+from ..rules.setups import random_substitution, substitution_fen
 from .ai import LEVELS, AIPlayers, default_executor
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
@@ -53,6 +54,16 @@ class MatchIn(BaseModel):
     invite: str | None = Field(None, max_length=40)
     mode: str = Field("default", max_length=10)
     roster: dict | None = None  # Symmetric mode: the proposed roster
+    # variants with generated set-ups (Superchess): a seed, or the substitutes square by square;
+    # neither: a random set-up
+    setup_seed: str | None = Field(None, max_length=40)
+    setup_squares: dict[str, str] | None = None
+
+
+class SetupIn(BaseModel):
+    variant: str = Field("superchess", max_length=20)
+    seed: str | None = Field(None, max_length=40)
+    squares: dict[str, str] | None = None
 
 
 class ComputerMatchIn(MatchIn):
@@ -79,6 +90,18 @@ def _roster(data: dict | None, variant_name: str) -> Roster:
     except ProgramError as e:
         raise HTTPException(400, str(e)) from None
     return roster
+
+
+def _setup(variant_name: str, seed: str | None, squares: dict[str, str] | None) -> dict:
+    """A generated start position: explicit squares, else from the seed, else random."""
+    v = get_variant(variant_name)
+    if not v.setup:
+        raise HTTPException(400, f"{variant_name} has no generated set-ups")
+    choice = squares if squares else random_substitution(v, seed or None)
+    try:
+        return {"fen": substitution_fen(v, choice), "squares": choice}
+    except ValueError as e:
+        raise HTTPException(400, f"bad set-up: {e}") from None
 
 
 def _saved(row: SavedRosterRow) -> dict:
@@ -200,7 +223,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     def options() -> dict:
         variants = [get_variant(v) for v in VARIANT_NAMES]
         return {"variants": [{"name": v.name, "title": v.title, "files": v.geometry.files,
-                              "ranks": v.geometry.ranks} for v in variants],
+                              "ranks": v.geometry.ranks, "reprogrammable": v.reprogrammable,
+                              "holdings": v.holdings, "setups": bool(v.setup)} for v in variants],
                 "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
                                    "increment": tc.increment_ms // 1000, "daily": tc.daily}
                                   for tc in TIME_CONTROLS.values()],
@@ -213,6 +237,10 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if body.time_control not in TIME_CONTROLS:
             raise HTTPException(400, f"unknown time control {body.time_control!r}")
         fen = body.fen.strip() if body.fen and body.fen.strip() else None
+        if fen is None and get_variant(body.variant).setup:
+            fen = _setup(body.variant, body.setup_seed, body.setup_squares)["fen"]
+        elif body.setup_seed or body.setup_squares:
+            raise HTTPException(400, "a set-up choice needs a variant with generated set-ups and no FEN")
         try:
             Board(body.variant, fen)
         except ValueError as e:
@@ -376,6 +404,14 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                                "TimeControl": g.tc.name})
         return PlainTextResponse(record.export(), headers={
             "Content-Disposition": f'attachment; filename="superchess-{game_id}.pgn"'})
+
+    @app.post("/api/setups/preview")
+    def setup_preview(body: SetupIn) -> dict:
+        """The "new shuffle" control: a set-up (random, from a seed, or square by square) to show
+        before the match is created."""
+        if body.variant not in VARIANT_NAMES:
+            raise HTTPException(400, f"unknown variant {body.variant!r}")
+        return _setup(body.variant, body.seed, body.squares)
 
     # -- rosters (R13-R17) ------------------------------------------------------------------
     @app.get("/api/variants/{variant}/pieces")

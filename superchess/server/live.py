@@ -296,6 +296,7 @@ class LiveGame:
             "moves": [m.text for m in board.move_stack],
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
             "check": check, "captured": [list(c) for c in self.captured],
+            "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
             "draw_offer": row.draw_offer,
             "result": row.result, "termination": row.termination,
