@@ -64,3 +64,72 @@ def _data(variant: Variant) -> dict:
     if not variant.setup:
         raise ValueError(f"{variant.name} has no generated set-ups")
     return variant.setup
+
+
+class PreludeError(ValueError):
+    """A prelude step that the rules do not allow now; nothing changed."""
+
+
+class Prelude:
+    """Superchess's optional prelude (section 2.3): the players choose the substitutions in turn.
+    Player 1 fills a king-wing square, Player 2 mirrors it and fills a queen-wing square, Player 1
+    mirrors that; once more with the two remaining substitutes; then Player 2 may exchange the
+    squares of two substitutes (Player 1 mirrors). The result is a `Choice` of the same family as
+    the random set-ups; Player 2's rank always copies Player 1's, so mirroring is implicit."""
+
+    def __init__(self, variant: Variant) -> None:
+        data = _data(variant)
+        self.queen_wing, self.king_wing = data["wings"]
+        self.substitutes = list(data["substitutes"])
+        self.picks: Choice = {}
+        self.swapped: tuple[str, str] | None = None
+        self.finished = False
+
+    @property
+    def to_move(self) -> int:
+        """Who chooses next: 0 for Player 1, 1 for Player 2."""
+        return 1 if len(self.picks) % 2 or len(self.picks) == 4 else 0
+
+    @property
+    def expects(self) -> str:
+        """"king wing", "queen wing", "swap" or "done"."""
+        if self.finished:
+            return "done"
+        if len(self.picks) == 4:
+            return "swap"
+        return "king wing" if len(self.picks) % 2 == 0 else "queen wing"
+
+    def remaining(self) -> list[str]:
+        return [s for s in self.substitutes if s not in self.picks.values()]
+
+    def pick(self, side: int, square: str, letter: str) -> None:
+        wing = self.king_wing if self.expects == "king wing" else self.queen_wing
+        if self.expects not in ("king wing", "queen wing"):
+            raise PreludeError("every substitute is placed" if not self.finished else "the prelude is over")
+        if side != self.to_move:
+            raise PreludeError("it is the other player's turn to choose")
+        if square not in wing or square in self.picks:
+            free = [sq for sq in wing if sq not in self.picks]
+            raise PreludeError(f"choose a {self.expects} square: {', '.join(free)}")
+        if letter not in self.remaining():
+            raise PreludeError(f"choose one of the remaining substitutes: {', '.join(self.remaining())}")
+        self.picks[square] = letter
+
+    def swap(self, side: int, squares: tuple[str, str] | None) -> None:
+        """Player 2 exchanges two substitutes' squares, or declines with None."""
+        if self.expects != "swap":
+            raise PreludeError("an exchange comes after all four substitutes are placed")
+        if side != 1:
+            raise PreludeError("Player 2 decides the exchange")
+        if squares is not None:
+            a, b = squares
+            if a == b or a not in self.picks or b not in self.picks:
+                raise PreludeError(f"exchange two substitute squares among {', '.join(sorted(self.picks))}")
+            self.picks[a], self.picks[b] = self.picks[b], self.picks[a]
+            self.swapped = (a, b)
+        self.finished = True
+
+    def choice(self) -> Choice:
+        if not self.finished:
+            raise PreludeError("the prelude is not finished")
+        return dict(self.picks)

@@ -151,3 +151,34 @@ def test_r12_fen_with_holdings_round_trips_and_bad_holdings_are_refused():
             Board("superchess", bad)
     with pytest.raises(FenError, match="no holdings"):
         Board("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1")
+
+
+# -- the prelude (2.3) ------------------------------------------------------------------------------
+def test_prelude_alternates_wings_and_players_and_ends_with_an_optional_exchange():
+    from superchess.rules.setups import Prelude, PreludeError
+    p = Prelude(V)
+    assert (p.to_move, p.expects) == (0, "king wing")
+    with pytest.raises(PreludeError, match="other player"):
+        p.pick(1, "g1", "A")
+    with pytest.raises(PreludeError, match="king wing square"):
+        p.pick(0, "b1", "A")
+    p.pick(0, "g1", "A")
+    assert (p.to_move, p.expects) == (1, "queen wing")
+    with pytest.raises(PreludeError, match="remaining substitutes: E, S, V"):
+        p.pick(1, "b1", "A")
+    p.pick(1, "b1", "E")
+    p.pick(0, "f1", "S")
+    with pytest.raises(PreludeError, match="a1, c1, d1"):
+        p.pick(1, "b1", "V")
+    p.pick(1, "d1", "V")
+    assert (p.to_move, p.expects) == (1, "swap")
+    with pytest.raises(PreludeError, match="not finished"):
+        p.choice()
+    p.swap(1, ("g1", "b1"))
+    assert p.choice() == {"g1": "E", "b1": "A", "f1": "S", "d1": "V"}
+    assert p.choice() in substitution_setups(V)  # the same family as the random set-ups
+    declined = Prelude(V)
+    for side, sq, letter in ((0, "h1", "V"), (1, "a1", "S"), (0, "g1", "E"), (1, "c1", "A")):
+        declined.pick(side, sq, letter)
+    declined.swap(1, None)
+    assert declined.choice() == {"h1": "V", "a1": "S", "g1": "E", "c1": "A"} and declined.expects == "done"
