@@ -241,6 +241,7 @@ def test_mode_select_only_for_reprogrammable_variants_and_symmetric_needs_a_rost
     expect(page.locator("#message")).to_have_attribute("data-kind", "error")
     expect(page.locator("#message")).to_contain_text("King")
     expect(page.locator("#created")).to_be_hidden()
+    screenshot(page, "home-symmetric-refused")
     page.select_option("#mode", "default")                    # back to default is always possible
     expect(page.locator("#roster")).to_be_hidden()
     page.select_option("#mode", "private")
