@@ -194,6 +194,11 @@ def test_editor_save_reload_load_and_delete_as_a_guest(two_players, server):
     assert vectors(page) == ["0,3"]
     assert editor_dests(page) == {"h11"}
 
+    page.click("#reset-all")
+    settled(page)
+    assert page.evaluate("window.superchess.roster") == {}
+    assert editor_dests(page) == KNIGHT_DEFAULT_FROM_H8
+    expect(page.locator("#piece-picker .programmed")).to_have_count(0)
     item.locator("button.delete").click()
     expect(page.locator("#saved-rosters li[data-name]")).to_have_count(0)
     assert json.loads(page.evaluate("localStorage.getItem('superchess.rosters')")) == {"rosters": []}
@@ -214,6 +219,10 @@ def test_account_rosters_are_kept_on_the_server(two_players, server):
     listed = page.context.request.get(server.url + "/api/rosters").json()["rosters"]
     assert listed == [{"name": "one step", "variant": "super16", "roster": {"U": {"mode": "slide", "vectors": [[0, 1]]}}}]
     assert page.evaluate("localStorage.getItem('superchess.rosters')") is None
+    page.fill("#roster-name", "a/b")                           # would be another address on the server
+    page.click("#save-roster")
+    expect(page.locator("#message")).to_contain_text('"/"')
+    expect(page.locator("#saved-rosters li[data-name]")).to_have_count(1)
     page.reload()
     page.locator('#saved-rosters li[data-name="one step"] button.load').click()
     assert page.evaluate("window.superchess.roster") == {"U": {"mode": "slide", "vectors": [[0, 1]]}}

@@ -331,7 +331,7 @@ async function start() {
   await refreshGames();
   setInterval(() => { if (document.visibilityState === 'visible') refreshGames(); }, REFRESH_MS);
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') refreshGames();
+    if (document.visibilityState === 'visible') { refreshGames(); updateMode(); } // rosters saved meanwhile
   });
 }
 
