@@ -377,3 +377,30 @@ def test_private_game_secret_rosters_set_up_play_and_reveal(two_players, server,
         expect(p.locator('#rosters [data-side="1"]')).to_contain_text("Default")
     screenshot(b, "private-revealed")
     watcher.context.close()
+
+
+def test_private_set_up_deadline_keeps_the_default_for_who_did_not_submit(two_players, server):
+    a, b = two_players
+    store_locally(a, server, [{"name": "tall knights", "variant": "super16", "roster": KNIGHT_03}])
+    href = create_match(a, server, "private")
+    b.goto(href)
+    b.click("#accept")
+    b.wait_for_url(re.compile(r"/game/"))
+    a.click("#game-link")
+    a.wait_for_url(re.compile(r"/game/"))
+    game_id = a.url.rsplit("/", 1)[1]
+    expect(a.locator("#setup-roster")).to_be_visible()
+    a.select_option("#setup-roster", "tall knights")
+    a.click("#submit-roster")
+    expect(b.locator("#submitted-0")).to_have_attribute("data-submitted", "true")
+    deadline = api_state(b, server, game_id)["setup_deadline"]
+    server.time.advance((deadline - server.time()) / 1000 + 1)  # B never submits
+    server.check_clocks()
+    for p in (a, b):
+        expect(p.locator("#status")).to_have_attribute("data-status", "active")
+        expect(p.locator("#roster-setup")).to_be_hidden()
+        expect(p.locator("#setup-info")).to_be_hidden()
+    expect(b.locator('#rosters [data-side="1"]')).to_contain_text("Default")
+    expect(b.locator('#rosters [data-side="0"]')).to_have_count(0)
+    a.click('#board [data-square="b1"]')
+    assert squares(a, "#board .square.dest") == {"b4"}
