@@ -92,6 +92,14 @@ def serve(host: str, port: int, data: str) -> None:
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
 
 
+@cli.command()
+def engine() -> None:
+    """Speak UCI on standard input and output (the engine for chess GUIs and tools)."""
+    from .engine.uci import run
+
+    run()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: errors become one line on stderr and a non-zero exit code."""
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .encoding import (CASTLE, CELL_MASK, DESTROY, DOUBLE, EP, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT,
                        SPECIAL, TO_SHIFT, code_of)
 from .program import Roster
-from .tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, NO_CELLS, PAT_C, PAT_M, POST_DEDUPE,
+from .tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, NO_CELLS, PAT_C, PAT_M, PAT_MC, POST_DEDUPE,
                      POST_PROMO, RAY_C, RAY_M, RAY_MC, Tables, tables_for)
 from .variant import Variant
 
@@ -552,3 +552,87 @@ class Position:
                 return True
             i -= 2
         return False
+
+    # -- engine helpers: pseudo-legal generation and the null move ---------------------------
+    def pseudo_legal(self) -> list[int]:
+        """Moves of the side to move that may leave its own King attacked (a search tests that
+        after `make`, which is cheaper than proving legality for moves it never tries). Castling
+        and its conditions are fully checked; en passant and mutual destruction are included."""
+        moves: list[int] = []
+        specials: list[int] = []
+        self._generate(self.occ[self.side], moves, specials)
+        if specials:
+            moves.extend(dict.fromkeys(specials))
+        if self.castling and self.tables.castles[self.side] and not self.in_check():
+            self._castling_moves(moves)
+        return moves
+
+    def pseudo_captures(self) -> list[int]:
+        """The pseudo-legal moves that remove an enemy piece (en passant and mutual destruction
+        included, promotions expanded), for quiescence search."""
+        board = self.board
+        t = self.tables
+        gen = t.gen
+        enemy = t.enemy[self.side]
+        royal = t.royal
+        garrison = self._garrison(self, self.side ^ 1) if self._garrison else NO_CELLS
+        ep = self.ep
+        out: list[int] = []
+        append = out.append
+        for sq in self.occ[self.side]:
+            code = board[sq]
+            post, groups = gen[code][sq]
+            destroy = NO_CELLS if royal[code] else garrison
+            if post:
+                start = len(out)
+            for kind, entries in groups:
+                if kind == LEAP_MC or kind == LEAP_C:
+                    for t_, m in entries:
+                        p = board[t_]
+                        if p and enemy[p]:
+                            append(m | DESTROY if t_ in destroy else m)
+                elif kind == RAY_MC or kind == RAY_C:
+                    for ray in entries:
+                        for t_, m in ray:
+                            p = board[t_]
+                            if p:
+                                if enemy[p]:
+                                    append(m | DESTROY if t_ in destroy else m)
+                                break
+                elif kind == EP_CAPTURE:
+                    if ep >= 0:
+                        for t_, m, captured in entries:
+                            if t_ == ep:
+                                append(m | DESTROY if captured in destroy else m)
+                elif kind == PAT_MC or kind == PAT_C:
+                    for t_, m, between in entries:
+                        p = board[t_]
+                        if p and enemy[p]:
+                            for b in between:
+                                if board[b]:
+                                    break
+                            else:
+                                append(m | DESTROY if t_ in destroy else m)
+            if post and len(out) > start:
+                self._post(out, start, post)
+        return out
+
+    def make_null(self) -> None:
+        """Pass the turn (for null-move pruning). The null move counts as irreversible, so
+        repetition look-back stops at it; undo with `unmake_null`."""
+        t = self.tables
+        self.stack.append((0, 0, None, self.castling, self.ep, self.ep_key, self.halfmove, self.hash,
+                           self.kings[0], self.kings[1]))
+        self.hash ^= self.ep_key ^ t.z_side
+        self.ep = -1
+        self.ep_key = 0
+        self.halfmove = 0
+        self.side ^= 1
+
+    def unmake_null(self) -> None:
+        _, _, _, _, ep, ep_key, halfmove, h, _, _ = self.stack.pop()
+        self.side ^= 1
+        self.ep = ep
+        self.ep_key = ep_key
+        self.halfmove = halfmove
+        self.hash = h

@@ -451,7 +451,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     def saved_rosters(p: PlayerRow = Depends(identity)) -> dict:
         return {"rosters": [_saved(r) for r in store.rosters_of(_account(p).id)]}
 
-    @app.put("/api/rosters/{name}")
+    @app.put("/api/rosters/{name:path}")
     def save_roster(name: str, body: SavedRosterIn, p: PlayerRow = Depends(identity)) -> dict:
         _account(p)
         name = name.strip()
@@ -462,7 +462,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         roster = _roster(body.roster, body.variant)
         return _saved(store.save_roster(p.id, name, body.variant, roster.text(), now()))
 
-    @app.delete("/api/rosters/{name}")
+    @app.delete("/api/rosters/{name:path}")
     def delete_roster(name: str, p: PlayerRow = Depends(identity)) -> dict:
         if not store.delete_roster(_account(p).id, name.strip()):
             raise HTTPException(404, f"no saved roster named {name.strip()!r}")

@@ -251,8 +251,11 @@ class LiveGame:
         """Each side's roster if this viewer may see it: a Private roster only by its owner until
         the game ends (R13-R17)."""
         rosters = self.rosters()
-        hidden = self.row.mode == "private" and self.row.status in ("waiting", "setup", "active")
-        return [r.to_data() if not hidden or s == viewer else None for s, r in enumerate(rosters)]
+        if self.row.mode != "private" or self.row.status not in ("waiting", "setup", "active"):
+            return [r.to_data() for r in rosters]
+        # a Private roster: to its owner only, once final (submitted, or the default when play began)
+        return [r.to_data() if s == viewer and (getattr(self.row, f"submitted{s}") or self.row.status == "active")
+                else None for s, r in enumerate(rosters)]
 
     def _cached(self, key: str, build):
         """Per-version cache: a state is built once per event however many viewers receive it."""

@@ -67,6 +67,9 @@ def test_accounts_save_reuse_and_delete_rosters_guests_are_told_to_use_the_brows
     assert ok(bob.get("/api/rosters")) == {"rosters": []}  # each account sees its own
     bad = alice.put("/api/rosters/bad", json={"roster": {"N": {"mode": "jump", "vectors": [[3, -20]]}}})
     assert bad.status_code == 400 and "(3, -20)" in bad.json()["detail"]
+    ok(alice.put("/api/rosters/a%2Fb c", json={"roster": KNIGHT_03}))  # any characters, URL-encoded
+    assert [r["name"] for r in ok(alice.get("/api/rosters"))["rosters"]] == ["a/b c", "knights"]
+    assert ok(alice.delete("/api/rosters/a%2Fb c")) == {"ok": True}
     assert bob.delete("/api/rosters/knights").status_code == 404
     assert ok(alice.delete("/api/rosters/knights")) == {"ok": True}
     assert ok(alice.get("/api/rosters")) == {"rosters": []}
@@ -120,6 +123,7 @@ def test_private_game_starts_in_set_up_and_begins_when_both_have_submitted(serve
         s = recv_state(w1)["state"]
         recv_state(w2)
         assert s["status"] == "setup" and s["legal"] == {} and s["setup_deadline"] is not None
+        assert s["rosters"] == [None, None]  # nothing submitted yet, not even one's own
         w1.send_json({"type": "move", "move": "h2h4"})
         assert "choosing their rosters" in recv_error(w1)
         msgs = act(w1, [w2], {"type": "submit_roster", "roster": KNIGHT_03})

@@ -4,9 +4,11 @@
 
 import * as api from './api.js';
 import { BoardView } from './board.js';
-import { DEFAULT_COLOURS, pieceIcon, sideOf } from './pieces.js';
+import { DEFAULT_COLOURS, PIECE_NAMES, pieceIcon, sideOf } from './pieces.js';
+import { openStore } from './rosterstore.js';
 import {
   $, h, showMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
+  MODE_LABELS, modeName, pieceNames, rosterList,
 } from './ui.js';
 
 const gameId = (() => {
@@ -21,6 +23,11 @@ let clockBase = null;    // state.clock plus the offset server - local at recept
 let ownColour = null;    // a colour chosen on this page (overrides state.colours.own)
 let lastYou;             // `you` of the previous state: flip by default when it changes
 let syncedAtZero = null; // the version for which a sync was sent after a clock ran out
+let me = null;           // /api/me (for the saved rosters)
+let names = { ...PIECE_NAMES }; // piece letter -> name (the variant's names once loaded)
+let namesFor = null;     // the variant `names` were loaded for
+let setupRosters = null; // saved rosters offered in the set-up panel (null: not loaded yet)
+let setupLoading = null;
 const TICK_MS = 100;
 
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
@@ -124,6 +131,7 @@ function onMessage(msg) {
   if (!msg || typeof msg !== 'object') return;
   if (msg.type === 'error') {
     showMessage(msg.message || 'The server refused that.', 'error');
+    $('#submit-roster').disabled = false; // a refused roster can be changed and sent again
     return;
   }
   if (msg.type !== 'state' || !msg.state) return;
@@ -142,6 +150,10 @@ function announce(event, st) {
       break;
     case 'start':
       showMessage('The game has started.', 'ok', 4000);
+      break;
+    case 'roster_submitted':
+      if (player && event.side !== you) showMessage('Your opponent has submitted their roster.', 'info', 5000);
+      if (st.status === 'active') showMessage('Both rosters are in: the game has started.', 'ok', 5000);
       break;
     default:
       break;
@@ -173,6 +185,7 @@ function show(sel, visible) {
 /** Renders a state; `fresh` (a new message) also resets the clocks' base. */
 function render(st, fresh = true) {
   state = st;
+  ensureNames(st);
   const colours = coloursFor(st);
 
   if (st.you !== lastYou) {
@@ -202,6 +215,9 @@ function render(st, fresh = true) {
   renderStatus(st);
   renderActions(st);
   renderInvite(st);
+  renderMode(st);
+  renderSetup(st);
+  renderRosters(st);
   renderMoves(st);
   $('#fen').value = st.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);
@@ -231,6 +247,13 @@ function renderStatus(st) {
         if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
         else text += ` ${playerName(st, st.draw_offer)} offers a draw.`;
       }
+      break;
+    }
+    case 'setup': {
+      const submitted = st.roster_submitted || [];
+      if (!player) text = 'The players are choosing their rosters.';
+      else if (submitted[st.you]) text = `Roster submitted. Waiting for ${playerName(st, 1 - st.you)} to choose theirs.`;
+      else text = 'Choose your roster for this game.';
       break;
     }
     case 'finished': {
@@ -327,6 +350,121 @@ function renderMoves(st) {
   el.replaceChildren(...rows);
   if (atBottom || moves.length) el.scrollTop = el.scrollHeight;
 }
+
+// ---- rosters (R13-R17) ------------------------------------------------------------------
+
+function ensureNames(st) {
+  if (!st.variant || namesFor === st.variant) return;
+  namesFor = st.variant;
+  pieceNames(st.variant).then((n) => {
+    if (Object.keys(n).length) names = { ...PIECE_NAMES, ...n };
+    if (state) renderRosters(state);
+    renderSetupPreview();
+  });
+}
+
+function renderMode(st) {
+  const el = $('#mode');
+  const mode = st.mode;
+  el.hidden = !mode;
+  el.dataset.mode = mode || '';
+  el.textContent = mode ? `${modeName(mode)} pieces` : '';
+  el.title = MODE_LABELS[mode] || '';
+}
+
+/** The set-up phase of a Private game: each player submits a roster (the server keeps it secret). */
+function renderSetup(st) {
+  const setup = st.status === 'setup';
+  const player = isPlayer(st);
+  const submitted = st.roster_submitted || [false, false];
+  show('#setup-info', setup && player);
+  for (const side of [0, 1]) {
+    const el = $(`#submitted-${side}`);
+    const done = Boolean(submitted[side]);
+    el.dataset.submitted = String(done);
+    const who = st.you === side ? 'You' : `${playerName(st, side)} (${sideLabel(side)})`;
+    el.textContent = `${done ? '✓' : '○'} ${who}: ${done ? 'roster submitted' : 'still choosing'}`;
+  }
+  const choosing = setup && player && !submitted[st.you];
+  show('#roster-setup', choosing);
+  if (choosing && setupRosters === null) loadSetupRosters(st.variant);
+  if (!choosing) $('#submit-roster').disabled = false;
+}
+
+async function loadSetupRosters(variant) {
+  if (setupLoading) return setupLoading;
+  setupLoading = (async () => {
+    let list = [];
+    try {
+      list = await (await openStore(me)).list(variant);
+    } catch (err) {
+      showMessage(`Could not load your saved rosters: ${err.message}`, 'error');
+    }
+    setupRosters = list;
+    const sel = $('#setup-roster');
+    const previous = sel.value;
+    sel.replaceChildren(h('option', { value: '' }, 'Default (every piece moves as usual)'),
+      ...list.map((r) => h('option', { value: r.name }, r.name)));
+    sel.value = list.some((r) => r.name === previous) ? previous : '';
+    renderSetupPreview();
+  })();
+  try { await setupLoading; } finally { setupLoading = null; }
+  return null;
+}
+
+function chosenSetupRoster() {
+  const name = $('#setup-roster').value;
+  return (name && (setupRosters || []).find((r) => r.name === name)) || null;
+}
+
+function renderSetupPreview() {
+  const chosen = chosenSetupRoster();
+  $('#setup-preview').replaceChildren(rosterList(chosen ? chosen.roster : {}, names));
+}
+
+/** The rosters this viewer may see (`null` entries are secret: never assumed present). */
+function renderRosters(st) {
+  const panel = $('#rosters');
+  const rosters = Array.isArray(st.rosters) ? st.rosters : [null, null];
+  const mode = st.mode || 'default';
+  const submitted = st.roster_submitted || [];
+  // During the set-up a side's roster means nothing until it is submitted.
+  const shown = (s) => Boolean(rosters[s] && typeof rosters[s] === 'object'
+    && !(st.status === 'setup' && !submitted[s]));
+  const visible = [0, 1].filter(shown);
+  if (mode === 'default' || !visible.length) {
+    panel.hidden = true;
+    panel.replaceChildren();
+    return;
+  }
+  const items = [];
+  for (const side of [0, 1]) {
+    const r = rosters[side];
+    const who = `${sideLabel(side)} — ${playerName(st, side)}${st.you === side ? ' (you)' : ''}`;
+    if (shown(side)) {
+      items.push(h('div', { class: 'roster-side', 'data-side': String(side), id: `roster-${side}` },
+        h('h3', { text: `${who}: roster` }), rosterList(r, names)));
+    } else if (mode === 'private') {
+      const pending = st.status === 'setup' && !submitted[side];
+      let text;
+      if (pending) text = st.you === side ? 'not submitted yet.' : 'not chosen yet; secret until the game ends.';
+      else text = 'secret until the game ends.';
+      items.push(h('div', { class: 'roster-secret muted', 'data-secret-side': String(side) }, `${who}: ${text}`));
+    }
+  }
+  panel.hidden = false;
+  panel.replaceChildren(...items);
+}
+
+$('#setup-roster').addEventListener('change', renderSetupPreview);
+$('#reload-rosters').addEventListener('click', () => {
+  if (state) { setupRosters = null; loadSetupRosters(state.variant); }
+});
+$('#submit-roster').addEventListener('click', () => {
+  const chosen = chosenSetupRoster();
+  const roster = chosen ? chosen.roster : {};
+  if (send({ type: 'submit_roster', roster })) $('#submit-roster').disabled = true;
+});
 
 // ---- clocks -----------------------------------------------------------------------------
 
@@ -434,6 +572,20 @@ function updateClocks() {
   } else {
     dl.hidden = true;
   }
+  // The set-up of a Private game: rosters must come before the deadline (else the default stays).
+  const sd = $('#setup-deadline');
+  if (state && state.status === 'setup' && typeof state.setup_deadline === 'number') {
+    const left = Math.max(0, state.setup_deadline - serverNow());
+    sd.hidden = false;
+    sd.textContent = `${formatSpan(left)} left to submit; after that, the default roster is kept.`;
+    if (left === 0 && syncedAtZero !== version) {
+      syncedAtZero = version;
+      setTimeout(() => { if (conn.open) conn.send({ type: 'sync' }); }, 1000);
+    }
+  } else {
+    sd.hidden = true;
+    sd.textContent = '';
+  }
 }
 
 setInterval(updateClocks, TICK_MS);
@@ -515,7 +667,7 @@ window.addEventListener('online', () => conn.nudge());
 // ---- start ------------------------------------------------------------------------------
 
 async function start() {
-  loadHeader();
+  loadHeader().then((m) => { me = m; });
   if (!gameId) {
     showMessage('No game id in the address.', 'error', 0);
     $('#status').textContent = 'No game.';

@@ -3,13 +3,15 @@
 
 import * as api from './api.js';
 import { DEFAULT_COLOURS } from './pieces.js';
+import { openStore } from './rosterstore.js';
 import {
   $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, outcomeFor, resultText, humanize,
-  tcName, variantTitle, absoluteUrl,
+  tcName, variantTitle, absoluteUrl, variantPieces,
 } from './ui.js';
 
 let me = null;
 let opts = null;
+let savedRosters = []; // the saved rosters offered for a Symmetric match (this variant)
 const REFRESH_MS = 15000;
 
 // ---- identity ---------------------------------------------------------------------------
@@ -35,6 +37,7 @@ async function loadMe() {
   } catch (err) {
     showMessage(err.message);
   }
+  await updateMode();
 }
 
 function formValues(form) {
@@ -52,6 +55,7 @@ async function onAuth(e, action, label) {
     form.reset();
     renderMe();
     showMessage(`${label} as ${me.name}.`, 'ok');
+    await updateMode(); // an account keeps other saved rosters than this browser
     await refreshGames();
   } catch (err) {
     showMessage(err.message);
@@ -106,7 +110,49 @@ async function loadOptions() {
   } catch (err) {
     showMessage(`Could not load the match options: ${err.message}`);
   }
+  await updateMode();
 }
+
+// Modes (R13-R17): only for variants whose pieces can be reprogrammed; Symmetric proposes one of
+// the saved rosters. Whatever is chosen, switching back to Default is always possible.
+let modeSeq = 0;
+
+async function updateMode() {
+  const seq = ++modeSeq;
+  const variant = $('#variant').value;
+  let reprogrammable = false;
+  if (variant) {
+    try { reprogrammable = Boolean((await variantPieces(variant)).reprogrammable); } catch { reprogrammable = false; }
+  }
+  if (seq !== modeSeq) return;
+  const modeSel = $('#mode');
+  if (!reprogrammable) modeSel.value = 'default';
+  $('#mode-label').hidden = !reprogrammable;
+  $('#mode-note').hidden = !reprogrammable;
+  const symmetric = reprogrammable && modeSel.value === 'symmetric';
+  $('#roster-label').hidden = !symmetric;
+  if (!symmetric) return;
+  let list = [];
+  try {
+    list = await (await openStore(me)).list(variant);
+  } catch (err) {
+    showMessage(`Could not load your saved rosters: ${err.message}`);
+  }
+  if (seq !== modeSeq) return;
+  savedRosters = list;
+  const sel = $('#roster');
+  const previous = sel.value;
+  if (!list.length) {
+    sel.replaceChildren(h('option', { value: '' }, 'No saved rosters — make one in the roster editor'));
+  } else {
+    sel.replaceChildren(h('option', { value: '' }, 'Choose a saved roster…'),
+      ...list.map((r) => h('option', { value: r.name }, r.name)));
+    sel.value = list.some((r) => r.name === previous) ? previous : '';
+  }
+}
+
+$('#variant').addEventListener('change', () => updateMode());
+$('#mode').addEventListener('change', () => updateMode());
 
 $('#new-match').addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -119,7 +165,17 @@ $('#new-match').addEventListener('submit', async (e) => {
     creator_side: Number($('#creator-side').value) === 1 ? 1 : 0,
     fen: fen || null,
     invite: invite || null,
+    mode: $('#mode-label').hidden ? 'default' : $('#mode').value,
   };
+  if (body.mode === 'symmetric') {
+    const chosen = savedRosters.find((r) => r.name === $('#roster').value);
+    if (!chosen) {
+      showMessage('Symmetric mode proposes a roster: choose one of your saved rosters (or make one in the roster editor).');
+      $('#roster').focus();
+      return;
+    }
+    body.roster = chosen.roster;
+  }
   const button = $('#create');
   button.disabled = true;
   try {
@@ -224,7 +280,7 @@ async function cancelInvitation(s) {
 function ongoingItem(s) {
   const turn = s.your_turn
     ? h('span', { class: 'badge turn' }, 'Your turn')
-    : h('span', { class: 'badge' }, s.status === 'waiting' ? 'Waiting' : 'Their turn');
+    : h('span', { class: 'badge' }, s.status === 'waiting' ? 'Waiting' : s.status === 'setup' ? 'Choosing rosters' : 'Their turn');
   return h('li', { 'data-game-id': s.id, class: s.your_turn ? 'your-turn' : null },
     h('div', { class: 'grow' },
       h('span', {}, gameLink(s, ['vs ', h('strong', { text: nameOf(s.opponent, '?') })])),
@@ -275,7 +331,7 @@ async function start() {
   await refreshGames();
   setInterval(() => { if (document.visibilityState === 'visible') refreshGames(); }, REFRESH_MS);
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') refreshGames();
+    if (document.visibilityState === 'visible') { refreshGames(); updateMode(); } // rosters saved meanwhile
   });
 }
 

@@ -1,7 +1,9 @@
 // The invitation page: what the match is, and Accept / Decline.
 
 import * as api from './api.js';
-import { $, showMessage, sideLabel, nameOf, tcName, variantTitle, humanize, loadHeader } from './ui.js';
+import {
+  $, showMessage, sideLabel, nameOf, tcName, variantTitle, humanize, loadHeader, MODE_LABELS, pieceNames, rosterList,
+} from './ui.js';
 
 const token = (() => {
   const m = /\/invite\/([^/?#]+)/.exec(window.location.pathname);
@@ -11,6 +13,7 @@ const token = (() => {
 
 let inv = null;
 let opts = null;
+let names = {};
 
 function firstMover(fen) {
   const side = String(fen || '').trim().split(/\s+/)[1];
@@ -33,12 +36,20 @@ function render() {
   $('#inv-fen-label').hidden = !hasFen;
   $('#inv-fen').hidden = !hasFen;
   $('#inv-fen').textContent = inv.fen || '';
+  const mode = inv.mode || 'default';
+  $('#inv-mode').textContent = MODE_LABELS[mode] || humanize(mode);
+  $('#inv-mode').dataset.mode = mode;
+  const symmetric = mode === 'symmetric';
+  $('#inv-roster-label').hidden = !symmetric;
+  $('#inv-roster-box').hidden = !symmetric;
+  $('#inv-roster').replaceChildren(...(symmetric ? [rosterList(inv.roster || {}, names)] : []));
   $('#inv-status').textContent = humanize(inv.status || '');
   $('#invitation').dataset.status = inv.status || '';
 
   const open = inv.status === 'waiting';
   const yours = Boolean(inv.yours); // the creator looking at their own invitation
   $('#accept').hidden = !open || yours;
+  $('#accept').textContent = symmetric ? 'Accept and agree to the roster' : 'Accept';
   $('#decline').hidden = !open;
   $('#decline').textContent = yours ? 'Cancel invitation' : 'Decline';
   const link = $('#game-link');
@@ -57,6 +68,7 @@ async function start() {
   }
   try {
     [inv, opts] = await Promise.all([api.invitation(token), api.options().catch(() => null)]);
+    if (inv.mode === 'symmetric') names = await pieceNames(inv.variant);
     render();
   } catch (err) {
     $('#inv-lead').textContent = 'This invitation could not be loaded.';

@@ -75,6 +75,9 @@ const accountStore = {
   },
   async save(name, variant, roster) {
     const n = checkName(name);
+    // The name travels in the address (PUT /api/rosters/{name}): a "/" would end up at another
+    // address, whatever the encoding (the server decodes %2F before routing).
+    if (n.includes('/')) throw new Error('A roster name kept on your account cannot contain "/".');
     return clean(await api.putJSON(`/api/rosters/${encodeURIComponent(n)}`, { variant, roster }));
   },
   async remove(name) {

@@ -1,0 +1,214 @@
+"""Static evaluation for any variant and roster pair, in centipawns.
+
+Most of the evaluation lives in per-(piece code, cell) tables, so the search can keep it up to date
+incrementally (a move changes a few cells; see `Evaluator.delta`):
+- material: values derived from movement (values.py), per side's roster;
+- mobility, approximated statically: the piece's effective mobility at that cell on an empty board
+  minus its average (a centralised Knight or Prince is worth more than one on the rim);
+- pawn advancement toward promotion, growing with the rank and weighted toward the endgame by the
+  gain a promotion would bring;
+- the King: stay home in the middlegame, centralise in the endgame.
+Each entry packs a middlegame score, an endgame score and a phase weight in one integer (PACK);
+the phase (non-pawn material left) blends the two.
+
+King safety is computed from the position when asked (`king_safety`): own pieces next to the
+King shelter it (a Fortress most: under super16's Fortress rule it garrisons the King's neighbours,
+so non-royal attackers that capture them die too), and enemy pieces near the King, weighted by
+value and closeness, threaten it. The search only pays for it when the cheap part of the score is
+near the window (lazy evaluation).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..rules.encoding import code_of
+from ..rules.program import Roster
+from ..rules.tables import tables_for
+from ..rules.variant import get_variant
+from .values import piece_profile, piece_values
+
+SHIFT = 21
+PACK = 1 << SHIFT
+HALF = PACK >> 1
+MOBILITY_MG = 3          # centipawns per unit of effective mobility above the piece's average
+MOBILITY_EG = 3
+PAWN_MG = 30             # middlegame bonus for a pawn about to promote
+PAWN_EG_SHARE = 0.15     # endgame: this share of the promotion gain on the last rank before promotion
+PAWN_EG_LINEAR = 20
+KING_HOME_MG = 15        # per rank away from home, capped at 4 ranks
+KING_CENTRE_EG = 10      # per step toward the centre (8x8 scale)
+TEMPO = 10
+SHIELD = {"pawn": 10, "fortress": 24, "other": 5}
+SHIELD_CAP = 60
+LAZY_MARGIN = 180
+
+
+def pack(mg: int, eg: int, ph: int) -> int:
+    return mg + (eg << SHIFT) + (ph << (2 * SHIFT))
+
+
+def unpack(x: int) -> tuple[int, int, int]:
+    hi = (x + HALF) >> SHIFT
+    mg = x - (hi << SHIFT)
+    ph = (hi + HALF) >> SHIFT
+    eg = hi - (ph << SHIFT)
+    return mg, eg, ph
+
+
+class Evaluator:
+    """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`)."""
+
+    def __init__(self, variant_name: str, rosters: tuple[Roster, Roster]) -> None:
+        variant = get_variant(variant_name)
+        self.variant = variant
+        geo = variant.geometry
+        self.tables = tables_for(variant, rosters)
+        n = geo.size
+        files, ranks = geo.files, geo.ranks
+        scale = 8 / max(files, ranks)
+        from ..rules.encoding import MAX_CODE
+        self.pst: list[list[int]] = [[0] * n for _ in range(MAX_CODE)]
+        self.value = [0] * MAX_CODE       # material value per code (ordering, SEE-lite, delta pruning)
+        self.order_value = [0] * MAX_CODE  # as value, but Kings count as the most valuable attacker
+        self.attack_weight = [0] * MAX_CODE
+        self.shield = [0] * MAX_CODE
+        self.phase_max = 1
+        self.fortress = [0, 0]
+        values = [piece_values(variant_name, rosters[s], s) for s in (0, 1)]
+        top = max(max(v.values()) for v in values)
+        for side in (0, 1):
+            sign = 1 if side == 0 else -1
+            promo_best = max((values[side][c] for c in variant.promotion_choices), default=0)
+            for ti, pt in enumerate(variant.pieces, 1):
+                code = code_of(side, ti)
+                v = values[side][pt.letter]
+                avg, per_cell = piece_profile(variant_name, rosters[side], side, pt.letter)
+                self.value[code] = v
+                self.order_value[code] = v if not pt.checkable else 2 * top + 100
+                self.attack_weight[code] = 0 if pt.checkable or pt.pawn else max(1, v // 60)
+                self.shield[code] = SHIELD["pawn"] if pt.pawn else SHIELD["other"]
+                if pt.letter == "F" and variant.capture_consequence is not None:
+                    self.shield[code] = SHIELD["fortress"]
+                    self.fortress[side] = code
+                ph = 0 if (pt.pawn or pt.checkable) else v
+                row = self.pst[code]
+                for cell in range(n):
+                    f, r = geo.coords[cell]
+                    own_rank = r if side == 0 else ranks - 1 - r
+                    if pt.checkable:
+                        centre = max(abs(f - (files - 1) / 2), abs(r - (ranks - 1) / 2)) * scale
+                        mg = -KING_HOME_MG * min(own_rank, 4)
+                        eg = int(KING_CENTRE_EG * (4 - centre))
+                    else:
+                        mob = per_cell[cell] - avg
+                        mg = v + int(MOBILITY_MG * mob)
+                        eg = v + int(MOBILITY_EG * mob)
+                        if pt.pawn and own_rank < ranks - 1:
+                            frac = max(0, own_rank - 1) / max(1, ranks - 3)
+                            mg += int(PAWN_MG * frac * frac)
+                            eg += int(PAWN_EG_SHARE * max(0, promo_best - v) * frac * frac
+                                      + PAWN_EG_LINEAR * frac)
+                    row[cell] = sign * mg + (sign * eg << SHIFT) + (ph << (2 * SHIFT))
+        # phase: the non-pawn material of the variant's start position
+        start = variant.start_fen.split()[0]
+        counts: dict[str, int] = {}
+        for ch in start:
+            if ch.isalpha():
+                counts[ch] = counts.get(ch, 0) + 1
+        total = 0
+        for ch, k in counts.items():
+            pt = variant.by_letter.get(ch.upper())
+            if pt and not pt.pawn and not pt.checkable:
+                total += k * values[0 if ch.isupper() else 1][ch.upper()]
+        self.phase_max = max(1, total)
+        self.zone_radius = max(2, (max(files, ranks) + 4) // 6)
+        # Chebyshev distance between cells
+        self.dist = [[max(abs(geo.coords[a][0] - geo.coords[b][0]), abs(geo.coords[a][1] - geo.coords[b][1]))
+                      for b in range(n)] for a in range(n)]
+        self.adjacent = geo.adjacent
+
+    # -- incremental part -------------------------------------------------------------------
+    def packed(self, pos) -> int:
+        """The packed table score of a position, from scratch."""
+        pst = self.pst
+        board = pos.board
+        return sum(pst[board[c]][c] for s in (0, 1) for c in pos.occ[s])
+
+    def delta(self, pos, m: int) -> int:
+        """How the packed score changes if move `m` is made (call before making it)."""
+        board = pos.board
+        pst = self.pst
+        old: dict[int, int] = {}
+        new: dict[int, int] = {}
+        for cell, code in pos.changes(m):
+            if cell not in old:
+                old[cell] = board[cell]
+            new[cell] = code
+        return sum(pst[code][cell] - pst[old[cell]][cell] for cell, code in new.items())
+
+    def blend(self, packed: int) -> tuple[int, int]:
+        """(score for Player 1 from the tables, phase 0..phase_max)."""
+        mg, eg, ph = unpack(packed)
+        pm = self.phase_max
+        if ph > pm:
+            ph = pm
+        return (mg * ph + eg * (pm - ph)) // pm, ph
+
+    # -- king safety --------------------------------------------------------------------------
+    def king_safety(self, pos) -> int:
+        """Middlegame King safety, for Player 1 (positive = Player 1's King safer)."""
+        board = pos.board
+        kings = pos.kings
+        total = 0
+        shield = self.shield
+        weight = self.attack_weight
+        radius = self.zone_radius
+        own = self.tables.own
+        for side in (0, 1):
+            k = kings[side]
+            if k < 0:
+                continue
+            mine = own[side]
+            cover = 0
+            for c in self.adjacent[k]:
+                p = board[c]
+                if p and mine[p]:
+                    cover += shield[p]
+            if cover > SHIELD_CAP:
+                cover = SHIELD_CAP
+            dk = self.dist[k]
+            danger = 0
+            count = 0
+            for c in pos.occ[side ^ 1]:
+                d = dk[c]
+                if d <= radius:
+                    w = weight[board[c]]
+                    if w:
+                        danger += w * (radius + 1 - d)
+                        count += 1
+            s = cover - danger * min(count, 4) // 4
+            total += s if side == 0 else -s
+        return total
+
+    def evaluate(self, pos, packed: int) -> int:
+        """Full evaluation from the side to move's point of view."""
+        score, ph = self.blend(packed)
+        score += self.king_safety(pos) * ph // self.phase_max
+        return (score if pos.side == 0 else -score) + TEMPO
+
+
+@lru_cache(maxsize=16)
+def _evaluator(variant_name: str, key: tuple) -> Evaluator:
+    return Evaluator(variant_name, (Roster(key[0]), Roster(key[1])))
+
+
+def evaluator_for(variant_name: str, rosters: tuple[Roster, Roster]) -> Evaluator:
+    """The cached evaluator of a variant and roster pair."""
+    return _evaluator(variant_name, (rosters[0].key(), rosters[1].key()))
+
+
+def evaluate(board) -> int:
+    """Evaluation of a public `Board` from the side to move's point of view (for tools and tests)."""
+    pos = board._pos
+    ev = evaluator_for(board.variant.name, pos.rosters)
+    return ev.evaluate(pos, ev.packed(pos))

@@ -1,0 +1,184 @@
+"""`choose_move`: the engine's entry point for the server (plain arguments, so it can run in a
+worker process pool), and the helpers that set up a searchable position from a game record.
+
+In Private mode the engine searches a believed model (its own roster, the opponent's assumed
+default): past moves and root moves that the model calls illegal are still played, by finding them
+among the mover's pseudo-legal moves (which depend only on its own roster) or by building the move
+integer from the squares (`lenient_move`).
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections import OrderedDict
+
+from ..rules.board import _MOVE_RE, Board, IllegalMoveError
+from ..rules.encoding import CELL_MASK, DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
+from ..rules.program import Roster
+from ..rules.tables import NO_CELLS
+from .evaluate import evaluator_for
+from .levels import get_level
+from .search import Limits, Result, Searcher, TranspositionTable
+from .timing import budget
+
+_TT_CACHE: OrderedDict = OrderedDict()  # (variant, rosters, size) -> TranspositionTable, per process
+_TT_KEEP = 2
+
+
+def make_board(variant: str, start_fen: str | None, rosters) -> Board:
+    """A board for `variant` from a FEN (None: the start array) and JSON rosters (None or `{}`:
+    default)."""
+    rs = None
+    if rosters is not None:
+        rs = tuple(r if isinstance(r, Roster) else Roster.from_data(r or {}) for r in rosters)
+    return Board(variant, start_fen, rs)
+
+
+def move_text(board: Board, m: int) -> str:
+    return board._move(m).text
+
+
+def legal_by_text(board: Board) -> dict[str, int]:
+    return {move_text(board, m): m for m in board._pos.legal()}
+
+
+def lenient_move(board: Board, text: str) -> int:
+    """The move integer for `text` in the board's position: the legal move if there is one;
+    otherwise a pseudo-legal move with that text; otherwise one built from the squares (a move
+    that only the opponent's true, hidden roster allows). IllegalMoveError if it cannot be a move
+    of the side to move at all."""
+    try:
+        return board.parse_move(text).code
+    except IllegalMoveError:
+        pass
+    pos = board._pos
+    mm = _MOVE_RE.match(text.strip())
+    if not mm:
+        raise IllegalMoveError(f"bad move text {text!r}")
+    geo = board.geometry
+    try:
+        fr, to = geo.parse_cell(mm.group(1)), geo.parse_cell(mm.group(2))
+    except ValueError as e:
+        raise IllegalMoveError(f"bad move text {text!r}: {e}") from None
+    for m in pos.pseudo_legal():
+        if move_text(board, m) == text:
+            return m
+    code = pos.board[fr]
+    t = pos.tables
+    side = pos.side
+    if not code or not t.own[side][code] or fr == to:
+        raise IllegalMoveError(f"{text}: no piece of the side to move on {mm.group(1)}")
+    target = pos.board[to]
+    if target and t.own[side][target]:
+        raise IllegalMoveError(f"{text}: {mm.group(2)} holds a piece of the mover")
+    variant = board.variant
+    if t.checkable[code]:
+        for bit, kf, kt, rf, rt, empty, passing, cm in t.castles[side]:
+            if pos.castling & bit and kf == fr and kt == to and not target:
+                return cm
+    m = fr | to << TO_SHIFT
+    letter = mm.group(3).upper()
+    last = geo.ranks - 1 if side == 0 else 0
+    if t.pawn[code] and to // geo.files == last:
+        letter = letter or variant.promotion_default
+    if letter:
+        if letter not in variant.by_letter:
+            raise IllegalMoveError(f"{text}: unknown piece letter")
+        m |= variant.type_index(letter) << PROMO_SHIFT
+    garrison = pos._garrison(pos, side ^ 1) if pos._garrison else NO_CELLS
+    if t.pawn[code]:
+        if to == pos.ep and not target and fr % geo.files != to % geo.files:
+            m |= EP
+            captured = fr - fr % geo.files + to % geo.files
+            if not t.royal[code] and captured in garrison:
+                m |= DESTROY
+            return m
+        if fr % geo.files == to % geo.files and abs(to // geo.files - fr // geo.files) == 2:
+            m |= DOUBLE
+    if target and not t.royal[code] and to in garrison:
+        m = (m | DESTROY) & ~(0x3F << PROMO_SHIFT)
+    return m
+
+
+def _tt_for(key: tuple, megabytes: int) -> TranspositionTable:
+    k = key + (megabytes,)
+    tt = _TT_CACHE.get(k)
+    if tt is None:
+        tt = TranspositionTable(megabytes)
+        _TT_CACHE[k] = tt
+        while len(_TT_CACHE) > _TT_KEEP:
+            _TT_CACHE.popitem(last=False)
+    else:
+        _TT_CACHE.move_to_end(k)
+    return tt
+
+
+def level_limits(level: int, time_left_ms: int | None, increment_ms: int, fullmove: int) -> Limits:
+    """The search limits of a level given the clock (None: untimed)."""
+    lv = get_level(level)
+    cap = lv.movetime_ms or None
+    if time_left_ms is not None:
+        soft, hard = budget(time_left_ms, increment_ms, fullmove=fullmove)
+        if not lv.use_clock or lv.number < 8:
+            if cap is not None:
+                soft = min(soft, cap)
+                hard = min(hard, cap * 1.5)
+        elif cap is None:
+            pass
+    else:
+        soft = cap
+        hard = cap * 1.5 if cap is not None else None
+    return Limits(depth=lv.depth, nodes=lv.nodes or None, soft_ms=soft, hard_ms=hard)
+
+
+def search_position(board: Board, limits: Limits, root_moves: list[str] | None = None, *,
+                    noise: int = 0, margin: int = 0, seed: int | None = None, hash_mb: int = 16,
+                    t0: float | None = None, info=None, stop_event=None) -> tuple[str, Result]:
+    """Search the board's position; returns (move text, result)."""
+    pos = board._pos
+    rng = random.Random(seed)
+    legal = legal_by_text(board)
+    if root_moves is not None:
+        if not root_moves:
+            raise ValueError("root_moves is empty: no move to choose from")
+        ints, forced = [], set()
+        for text in dict.fromkeys(root_moves):
+            if text in legal:
+                ints.append(legal[text])
+            else:
+                m = lenient_move(board, text)
+                ints.append(m)
+                forced.add(m)
+        by_int = {m: text for m, text in zip(ints, dict.fromkeys(root_moves))}
+    else:
+        if not legal:
+            raise ValueError("the game is over: no legal move")
+        ints, forced = list(legal.values()), set()
+        by_int = {m: t for t, m in legal.items()}
+    key = (board.variant.name, pos.rosters[0].key(), pos.rosters[1].key())
+    ev = evaluator_for(board.variant.name, pos.rosters)
+    searcher = Searcher(pos, ev, _tt_for(key, hash_mb), noise=noise, seed=rng.getrandbits(64))
+    searcher.info = info
+    searcher.stop_event = stop_event
+    result = searcher.search(limits, ints, forced, margin=margin, rng=rng, t0=t0)
+    if result.move not in by_int:
+        result.move = ints[0]
+    return by_int[result.move], result
+
+
+def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: tuple[dict, dict] | None,
+                level: int, time_left_ms: int | None, increment_ms: int,
+                root_moves: list[str] | None = None, seed: int | None = None) -> str:
+    """The computer's move text for the game `variant` from `start_fen` (None: the start array)
+    after `moves` (move texts), with the rosters the engine believes in (JSON `Roster.from_data`
+    form; None or {} = default), at `level` 1-8, with `time_left_ms` on its clock (None: untimed)
+    and `increment_ms` per move. With `root_moves`, the answer is one of exactly those texts."""
+    t0 = time.monotonic()
+    lv = get_level(level)
+    board = make_board(variant, start_fen, rosters)
+    for text in moves:
+        board._push_code(lenient_move(board, text))
+    limits = level_limits(level, time_left_ms, increment_ms, board.fullmove_number)
+    text, _ = search_position(board, limits, root_moves, noise=lv.noise_cp, margin=lv.margin_cp,
+                              seed=seed, hash_mb=lv.hash_mb, t0=t0)
+    return text

@@ -1,0 +1,33 @@
+"""Time management: how long to think, from the remaining clock and the increment.
+
+`budget` returns a soft limit (do not start another iteration after about half of it; the search
+stops deepening there) and a hard limit (abort the search). The number of moves still to play is
+estimated from the moves played so far unless the protocol gives it (`movestogo`). A safety
+reserve (OVERHEAD_MS per move for process hand-off and replies, and never more than a fraction of
+the clock in one move) keeps a normal game from flagging.
+"""
+from __future__ import annotations
+
+OVERHEAD_MS = 60          # the reply's way to the clock: process hand-off, protocol, network
+MIN_MS = 10
+HARD_SHARE = 0.25         # never spend more than this share of the remaining time on one move
+HARD_FACTOR = 4.0         # the hard limit is at most this many soft limits
+
+
+def moves_to_go(fullmove: int) -> int:
+    """Estimated moves left to play: about 40 early in the game, never fewer than 15."""
+    return max(15, 42 - fullmove // 2)
+
+
+def budget(time_left_ms: float, increment_ms: float = 0, movestogo: int | None = None,
+           fullmove: int = 1, overhead_ms: float = OVERHEAD_MS) -> tuple[float, float]:
+    """(soft_ms, hard_ms) for one move with `time_left_ms` on the clock."""
+    usable = max(0.0, time_left_ms - overhead_ms)
+    mtg = max(1, movestogo) if movestogo else moves_to_go(fullmove)
+    soft = usable / mtg + increment_ms * 0.75
+    hard = min(usable * HARD_SHARE + increment_ms * 0.5, soft * HARD_FACTOR)
+    if movestogo == 1:
+        hard = usable * 0.8
+    hard = min(hard, usable * 0.9)
+    soft = min(soft, hard)
+    return max(MIN_MS, soft), max(MIN_MS, hard)
