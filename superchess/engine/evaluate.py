@@ -6,7 +6,7 @@ incrementally (a move changes a few cells; see `Evaluator.delta`):
 - mobility, approximated statically: the piece's effective mobility at that cell on an empty board
   minus its average (a centralised Knight or Prince is worth more than one on the rim);
 - pawn advancement toward promotion, growing with the rank and weighted toward the endgame by the
-  gain a promotion would bring;
+  gain a promotion would bring (plus a small middlegame bonus for advancing central pawns);
 - the King: stay home in the middlegame, centralise in the endgame.
 Each entry packs a middlegame score, an endgame score and a phase weight in one integer (PACK);
 the phase (non-pawn material left) blends the two.
@@ -35,6 +35,7 @@ MOBILITY_EG = 3
 PAWN_MG = 30             # middlegame bonus for a pawn about to promote
 PAWN_EG_SHARE = 0.15     # endgame: this share of the promotion gain on the last rank before promotion
 PAWN_EG_LINEAR = 20
+PAWN_CENTRE_MG = 10      # per rank advanced (up to 2), for a pawn on the central files
 KING_HOME_MG = 15        # per rank away from home, capped at 4 ranks
 KING_CENTRE_EG = 10      # per step toward the centre (8x8 scale)
 TEMPO = 10
@@ -106,6 +107,8 @@ class Evaluator:
                         if pt.pawn and own_rank < ranks - 1:
                             frac = max(0, own_rank - 1) / max(1, ranks - 3)
                             mg += int(PAWN_MG * frac * frac)
+                            central = 1 - abs(f - (files - 1) / 2) / ((files - 1) / 2)
+                            mg += int(PAWN_CENTRE_MG * max(0.0, 2 * central - 1) * min(own_rank - 1, 2))
                             eg += int(PAWN_EG_SHARE * max(0, promo_best - v) * frac * frac
                                       + PAWN_EG_LINEAR * frac)
                     row[cell] = sign * mg + (sign * eg << SHIFT) + (ph << (2 * SHIFT))

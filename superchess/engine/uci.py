@@ -2,8 +2,9 @@
 
 Supported: uci, isready, ucinewgame, setoption (UCI_Variant, Hash, Level, Roster1, Roster2),
 position startpos|fen <fen> [moves ...], go (wtime btime winc binc movestogo movetime depth nodes
-infinite), stop, quit. The search runs in a thread so that `stop`, `isready` and `quit` are
-answered while it thinks. Moves are the project's move text (for orthodox chess the same as UCI's
+infinite; with no limit at all, or with only a clock at levels below 8, the Level option's limits
+apply exactly as in `choose_move`), stop, quit. The search runs in a thread so that `stop`,
+`isready` and `quit` are answered while it thinks. Moves are the project's move text (for orthodox chess the same as UCI's
 long algebraic notation; promotions with a lower-case letter). A bad command or position produces
 an `info string error: ...` line and changes nothing.
 """
@@ -17,7 +18,7 @@ from typing import Callable, TextIO
 from ..rules import VARIANT_NAMES, Board, Roster
 from ..rules.program import ProgramError
 from .levels import get_level
-from .play import _TT_CACHE, move_text, search_position
+from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
 from .timing import budget
 
@@ -190,7 +191,12 @@ class UciEngine:
         if "movetime" in opts:
             limits.soft_ms = limits.hard_ms = max(1, opts["movetime"] - 20)
         side = "w" if board.turn == 0 else "b"
-        if not infinite and f"{side}time" in opts:
+        explicit = {"movetime", "depth", "nodes", "mate"} & set(opts)
+        if not infinite and not explicit and (self.level < 8 or f"{side}time" not in opts):
+            # as the server plays a level: its caps, and its time plan from the clock if given
+            limits = level_limits(self.level, opts.get(f"{side}time"), opts.get(f"{side}inc", 0),
+                                  board.fullmove_number)
+        elif not infinite and f"{side}time" in opts:
             soft, hard = budget(opts[f"{side}time"], opts.get(f"{side}inc", 0), opts.get("movestogo"),
                                 board.fullmove_number)
             if limits.hard_ms is None or hard < limits.hard_ms:
