@@ -17,8 +17,11 @@ R18 = {"bullet-1+0": (60, 0), "blitz-3+2": (180, 2), "blitz-5+0": (300, 0), "rap
 def test_options_list_the_variants_and_the_r18_time_controls(server):
     opts = ok(server.browser().get("/api/options"))
     variants = {v["name"]: v for v in opts["variants"]}
-    assert variants["super16"] == {"name": "super16", "title": "Super Chess 16x16", "files": 16, "ranks": 16}
-    assert variants["chess"]["files"] == 8
+    assert variants["super16"] == {"name": "super16", "title": "Super Chess 16x16", "files": 16, "ranks": 16,
+                                   "reprogrammable": True, "holdings": False, "setups": False}
+    assert variants["chess"]["files"] == 8 and not variants["chess"]["reprogrammable"]
+    assert variants["superchess"]["holdings"] and variants["superchess"]["setups"]
+    assert opts["levels"] == list(range(1, 9))
     tcs = {tc["id"]: tc for tc in opts["time_controls"]}
     for tc_id, (initial, increment) in R18.items():
         assert (tcs[tc_id]["initial"], tcs[tc_id]["increment"], tcs[tc_id]["daily"]) == (initial, increment, False)
