@@ -120,16 +120,19 @@ def test_sigkill_mid_game_then_restart_loses_nothing(processes):
     killed_at = time.time()
     time.sleep(DOWNTIME)
 
+    restarted_at = time.time()
     server = processes()
     p1.on(server), p2.on(server)
     after = p2.state(gid)
-    downtime_ms = (time.time() - killed_at) * 1000
+    since_restart_ms = (time.time() - restarted_at) * 1000
+    downtime_ms = (restarted_at - killed_at) * 1000
     assert after["moves"] == ["h2h4", "h15h13", "g2g4"] and after["status"] == "active"
     assert after["version"] == last["version"]
     clock = after["clock"]
     assert clock["running"] == 1 and clock["remaining"][0] == before["remaining"][0]  # exactly kept
     charged = before["remaining"][1] - clock["remaining"][1]
-    assert downtime_ms > DOWNTIME * 1000 and charged < 1_000  # the dead time was not charged
+    # the dead time was not charged: at most the time since the new process began (however slow the machine)
+    assert downtime_ms >= DOWNTIME * 1000 and 0 <= charged <= since_restart_ms + 1
     with p1.socket(server, gid) as w1, p2.socket(server, gid) as w2:
         s1, s2 = receive(w1), receive(w2)
         assert s1["version"] == s2["version"] == last["version"] and s2["state"]["legal"]
