@@ -14,11 +14,15 @@ Choice = dict[str, str]  # Player 1's square -> substitute letter, e.g. {"b1": "
 def substitution_setups(variant: Variant) -> list[Choice]:
     """Every valid choice, in a fixed order (432 for Superchess)."""
     data = _data(variant)
+    return substitution_setups_for(*data["wings"], data["substitutes"], data["per_wing"])
+
+
+def substitution_setups_for(queen_wing, king_wing, substitutes, per_wing: int = 2) -> list[Choice]:
     out = []
-    wings = [itertools.combinations(w, data["per_wing"]) for w in data["wings"]]
+    wings = [itertools.combinations(w, per_wing) for w in (queen_wing, king_wing)]
     for picks in itertools.product(*wings):
         squares = [sq for pick in picks for sq in pick]
-        for order in itertools.permutations(data["substitutes"]):
+        for order in itertools.permutations(substitutes):
             out.append(dict(zip(squares, order)))
     return out
 
@@ -28,8 +32,9 @@ def random_substitution(variant: Variant, seed: int | str | None = None) -> Choi
     return random.Random(seed).choice(substitution_setups(variant))
 
 
-def substitution_fen(variant: Variant, choice: Choice) -> str:
-    """The start position (FEN with holdings) of a choice, or FenError saying what is wrong (E2)."""
+def substitution_fen(variant: Variant, choice: Choice, partial: bool = False) -> str:
+    """The start position (FEN with holdings) of a choice, or FenError saying what is wrong (E2).
+    `partial`: a choice still being made (the prelude), shown as far as it goes."""
     data = _data(variant)
     subs, wings, per_wing = data["substitutes"], data["wings"], data["per_wing"]
     allowed = [sq for w in wings for sq in w]
@@ -38,11 +43,11 @@ def substitution_fen(variant: Variant, choice: Choice) -> str:
             raise FenError(f"{sq} cannot be substituted (choose from {', '.join(allowed)})")
         if letter not in subs:
             raise FenError(f"{letter!r} is not a substitute (use {', '.join(subs)})")
-    if sorted(choice.values()) != sorted(subs):
+    if sorted(choice.values()) != sorted(subs) and not (partial and len(set(choice.values())) == len(choice)):
         raise FenError(f"use each substitute exactly once: {', '.join(subs)}")
     for w in wings:
         n = sum(sq in choice for sq in w)
-        if n != per_wing:
+        if n != per_wing and not (partial and n < per_wing):
             raise FenError(f"choose exactly {per_wing} squares among {', '.join(w)} (got {n})")
     geo = variant.geometry
     ranks = data["base"].split("/")
@@ -84,6 +89,7 @@ class Prelude:
         self.picks: Choice = {}
         self.swapped: tuple[str, str] | None = None
         self.finished = False
+        self._order: list[tuple[str, str]] = []  # picks in the order made (a swap changes `picks`)
 
     @property
     def to_move(self) -> int:
@@ -114,6 +120,7 @@ class Prelude:
         if letter not in self.remaining():
             raise PreludeError(f"choose one of the remaining substitutes: {', '.join(self.remaining())}")
         self.picks[square] = letter
+        self._order.append((square, letter))
 
     def swap(self, side: int, squares: tuple[str, str] | None) -> None:
         """Player 2 exchanges two substitutes' squares, or declines with None."""
@@ -133,3 +140,26 @@ class Prelude:
         if not self.finished:
             raise PreludeError("the prelude is not finished")
         return dict(self.picks)
+
+    def completed_at_random(self, seed: int | str | None = None) -> Choice:
+        """A full choice that keeps every pick made so far (when a player let the time run out)."""
+        family = substitution_setups_for(self.queen_wing, self.king_wing, self.substitutes)
+        fits = [c for c in family if all(c.get(sq) == letter for sq, letter in self.picks.items())]
+        return random.Random(seed).choice(fits)
+
+    def steps(self) -> list:
+        """The choices so far, as data: [[square, letter], ..., ["swap", a, b] | ["swap"]]."""
+        out = [[sq, letter] for sq, letter in self._order]
+        if self.finished:
+            out.append(["swap", *self.swapped] if self.swapped else ["swap"])
+        return out
+
+    @classmethod
+    def replay(cls, variant: Variant, steps: list) -> "Prelude":
+        p = cls(variant)
+        for step in steps:
+            if step[0] == "swap":
+                p.swap(1, tuple(step[1:]) if len(step) == 3 else None)
+            else:
+                p.pick(p.to_move, step[0], step[1])
+        return p

@@ -182,3 +182,18 @@ def test_prelude_alternates_wings_and_players_and_ends_with_an_optional_exchange
         declined.pick(side, sq, letter)
     declined.swap(1, None)
     assert declined.choice() == {"h1": "V", "a1": "S", "g1": "E", "c1": "A"} and declined.expects == "done"
+
+
+def test_prelude_replays_from_its_steps_and_completes_at_random_keeping_the_picks():
+    from superchess.rules.setups import Prelude
+    p = Prelude(V)
+    p.pick(0, "h1", "S")
+    p.pick(1, "b1", "A")
+    again = Prelude.replay(V, p.steps())
+    assert again.picks == p.picks and again.to_move == 0 == p.to_move and again.expects == "king wing"
+    full = p.completed_at_random(3)
+    assert full["h1"] == "S" and full["b1"] == "A" and full in substitution_setups(V)
+    fen = substitution_fen(V, p.picks, partial=True)
+    assert Board("superchess", fen).holdings(0) == {"R": 1, "N": 1}
+    done = Prelude.replay(V, [["g1", "A"], ["a1", "E"], ["f1", "S"], ["c1", "V"], ["swap", "g1", "a1"]])
+    assert done.choice() == {"g1": "E", "a1": "A", "f1": "S", "c1": "V"} and done.steps()[-1] == ["swap", "g1", "a1"]
