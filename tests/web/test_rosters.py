@@ -219,14 +219,21 @@ def test_account_rosters_are_kept_on_the_server(two_players, server):
     listed = page.context.request.get(server.url + "/api/rosters").json()["rosters"]
     assert listed == [{"name": "one step", "variant": "super16", "roster": {"U": {"mode": "slide", "vectors": [[0, 1]]}}}]
     assert page.evaluate("localStorage.getItem('superchess.rosters')") is None
-    page.fill("#roster-name", "a/b")                           # would be another address on the server
-    page.click("#save-roster")
-    expect(page.locator("#message")).to_contain_text('"/"')
-    expect(page.locator("#saved-rosters li[data-name]")).to_have_count(1)
+    page.click("#reset-all")
+    page.click('#piece-picker [data-letter="N"]')
+    page.click('#board [data-square="h11"]')
+    save_roster_in_editor(page, "a/b %2F?#")                   # any characters, URL-encoded in the path
+    listed = page.context.request.get(server.url + "/api/rosters").json()["rosters"]
+    assert sorted(r["name"] for r in listed) == ["a/b %2F?#", "one step"]
+    assert [r["roster"] for r in listed if r["name"] == "a/b %2F?#"] == [KNIGHT_03]
     page.reload()
     page.locator('#saved-rosters li[data-name="one step"] button.load').click()
     assert page.evaluate("window.superchess.roster") == {"U": {"mode": "slide", "vectors": [[0, 1]]}}
+    page.locator('#saved-rosters li[data-name="a/b %2F?#"] button.load').click()
+    assert page.evaluate("window.superchess.roster") == KNIGHT_03
     page.locator('#saved-rosters li[data-name="one step"] button.delete').click()
+    expect(page.locator("#saved-rosters li[data-name]")).to_have_count(1)
+    page.locator('#saved-rosters li[data-name="a/b %2F?#"] button.delete').click()
     expect(page.locator("#saved-rosters li[data-name]")).to_have_count(0)
     assert page.context.request.get(server.url + "/api/rosters").json()["rosters"] == []
 

@@ -60,6 +60,8 @@ export const logout = () => postJSON('/api/logout');
 export const saveColour = (colour) => putJSON('/api/me/colour', { colour });
 export const options = () => getJSON('/api/options');
 export const createMatch = (match) => postJSON('/api/matches', match);
+export const createComputerMatch = (match) => postJSON('/api/matches/computer', match);
+export const previewSetup = (body) => postJSON('/api/setups/preview', body);
 export const games = () => getJSON('/api/games');
 export const game = (id) => getJSON(`/api/games/${encodeURIComponent(id)}`);
 export const invitation = (token) => getJSON(`/api/invitations/${encodeURIComponent(token)}`);

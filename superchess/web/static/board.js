@@ -6,7 +6,7 @@
 // Every square is one <g class="square" data-square="e2"> (unique per square); when occupied it
 // also carries class "piece", data-piece="P" and data-side="0|1", and holds the piece drawing.
 
-import { DEFAULT_COLOURS, pieceGroup, pieceIcon, pieceName, sideOf } from './pieces.js';
+import { DEFAULT_COLOURS, DEFAULT_SET, pieceGroup, pieceIcon, sideOf } from './pieces.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const S = 100; // one square, in SVG units
@@ -50,7 +50,8 @@ export class BoardView {
   /**
    * @param {HTMLElement} container  the element the board is drawn into (e.g. #board)
    * @param {object} options  onMove(moveText, legalEntry), promotionId (default "promotion"),
-   *                          pieceColours(state) -> [c0, c1] (optional), interactive (default true).
+   *                          pieceColours(state) -> [c0, c1] (optional), interactive (default true),
+   *                          pieceSet (pieces.js PieceSet: the variant's drawings; setPieceSet()).
    *   Editor boards (no moves) pass onSquare(square) instead: every click on a square calls it;
    *   onSquareRemove(square) is called on a right click (its menu is suppressed) or a long press
    *   (~500 ms, touch or pen, without moving). Highlights come from setMarks() then.
@@ -63,6 +64,7 @@ export class BoardView {
     this.flipped = false;
     this.selected = null;
     this.colours = [...DEFAULT_COLOURS];
+    this.pieceSet = options.pieceSet || DEFAULT_SET;
     this.interactive = options.interactive !== false;
     this.onSquare = options.onSquare || null;
     this.onSquareRemove = options.onSquareRemove || null;
@@ -124,6 +126,13 @@ export class BoardView {
 
   setColours(colours) {
     this.colours = [colours[0] || DEFAULT_COLOURS[0], colours[1] || DEFAULT_COLOURS[1]];
+    this.render();
+  }
+
+  /** The drawings of the variant shown (a PieceSet from pieces.js). */
+  setPieceSet(set) {
+    this.pieceSet = set || DEFAULT_SET;
+    this.container.dataset.pieceSet = this.pieceSet.loaded ? (this.pieceSet.variant || '') : '';
     this.render();
   }
 
@@ -280,7 +289,7 @@ export class BoardView {
       const origin = this.svg.querySelector(`[data-square="${d.from}"] .piece-art`);
       if (origin) origin.style.opacity = '0.35';
       if (letter) {
-        d.ghost = pieceGroup(letter, this.colours[sideOf(letter)]);
+        d.ghost = pieceGroup(letter, this.colours[sideOf(letter)], this.pieceSet);
         d.ghost.classList.add('drag-ghost');
         this.svg.appendChild(d.ghost);
       }
@@ -337,10 +346,11 @@ export class BoardView {
         const letter = String(m.promotion);
         btn.setAttribute('data-promotion', letter.toLowerCase());
         const shown = side === 0 ? letter.toUpperCase() : letter.toLowerCase();
-        btn.title = pieceName(letter);
-        btn.appendChild(pieceIcon(shown, fill, 44));
+        const name = this.pieceSet.name(letter);
+        btn.title = name;
+        btn.appendChild(pieceIcon(shown, fill, 44, this.pieceSet));
         const label = document.createElement('span');
-        label.textContent = pieceName(letter);
+        label.textContent = name;
         btn.appendChild(label);
       } else {
         btn.setAttribute('data-promotion', '');
@@ -440,7 +450,7 @@ export class BoardView {
           classes.push('piece');
           g.setAttribute('data-piece', letter);
           g.setAttribute('data-side', String(side));
-          const art = pieceGroup(letter, this.colours[side]);
+          const art = pieceGroup(letter, this.colours[side], this.pieceSet);
           art.setAttribute('transform', 'translate(5 5) scale(0.9)');
           g.appendChild(art);
         }

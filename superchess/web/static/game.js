@@ -4,11 +4,11 @@
 
 import * as api from './api.js';
 import { BoardView } from './board.js';
-import { DEFAULT_COLOURS, PIECE_NAMES, pieceIcon, sideOf } from './pieces.js';
+import { DEFAULT_COLOURS, DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
 import { openStore } from './rosterstore.js';
 import {
   $, h, showMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
-  MODE_LABELS, modeName, pieceNames, rosterList,
+  MODE_LABELS, modeName, pieceNames, pieceSetFor, rosterList,
 } from './ui.js';
 
 const gameId = (() => {
@@ -26,6 +26,7 @@ let syncedAtZero = null; // the version for which a sync was sent after a clock 
 let me = null;           // /api/me (for the saved rosters)
 let names = { ...PIECE_NAMES }; // piece letter -> name (the variant's names once loaded)
 let namesFor = null;     // the variant `names` were loaded for
+let pieceSet = DEFAULT_SET; // the variant's piece drawings (pieces.js), by name
 let setupRosters = null; // saved rosters offered in the set-up panel (null: not loaded yet)
 let setupLoading = null;
 const TICK_MS = 100;
@@ -210,6 +211,7 @@ function render(st, fresh = true) {
     card.classList.toggle('to-move', st.status === 'active' && st.turn === side);
     card.classList.toggle('is-you', st.you === side);
     renderCaptured(side, st, colours);
+    renderHoldings(side, st, colours);
   }
 
   renderStatus(st);
@@ -316,7 +318,32 @@ function renderCaptured(side, st, colours) {
   const el = $(`#captured-${side}`);
   const all = (st.captured || []).flat().filter((x) => typeof x === 'string' && x);
   const taken = all.filter((letter) => sideOf(letter) !== side);
-  el.replaceChildren(...taken.map((letter) => pieceIcon(letter, colours[sideOf(letter)], 20)));
+  el.replaceChildren(...taken.map((letter) => pieceIcon(letter, colours[sideOf(letter)], 20, pieceSet)));
+}
+
+/** Superchess: the pieces `side` holds (what its pawns may promote to), one item per type with its
+ * count: `.held[data-piece="Q"][data-count="1"]` (the server's upper-case letter). Hidden for
+ * variants without holdings (state.holdings null). */
+function renderHoldings(side, st, colours) {
+  const el = $(`#holdings-${side}`);
+  const all = Array.isArray(st.holdings) ? st.holdings : null;
+  el.hidden = !all;
+  if (!all) { el.replaceChildren(); return; }
+  const held = (all[side] && typeof all[side] === 'object') ? all[side] : {};
+  const order = (st.promotion_choices || []).map((c) => String(c).toUpperCase());
+  const rank = (l) => { const i = order.indexOf(l); return i < 0 ? order.length : i; };
+  const letters = Object.keys(held).map((l) => String(l).toUpperCase())
+    .filter((l) => Number(held[l] || held[l.toLowerCase()]) > 0)
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const items = letters.map((l) => {
+    const n = Number(held[l] || held[l.toLowerCase()]);
+    const shown = side === 0 ? l : l.toLowerCase();
+    return h('span', { class: 'held', 'data-piece': l, 'data-count': String(n), title: `${pieceSet.name(l)} × ${n}` },
+      pieceIcon(shown, colours[side], 22, pieceSet), h('span', { class: 'count', text: `×${n}` }));
+  });
+  el.replaceChildren(h('span', { class: 'holdings-label', text: 'In hand:' }),
+    ...(items.length ? items : [h('span', { class: 'none muted', text: 'none' })]));
+  el.dataset.count = String(letters.reduce((sum, l) => sum + Number(held[l] || 0), 0));
 }
 
 /** Ply number (0 = Player 1's first move of move 1) of the first move in st.moves. */
@@ -356,6 +383,15 @@ function renderMoves(st) {
 function ensureNames(st) {
   if (!st.variant || namesFor === st.variant) return;
   namesFor = st.variant;
+  // Until the variant's names arrive only the orthodox letters are drawn (letters mean different
+  // pieces in different variants).
+  pieceSet = st.variant === 'super16' ? DEFAULT_SET : new PieceSet(st.variant);
+  board.setPieceSet(pieceSet);
+  pieceSetFor(st.variant).then((set) => {
+    pieceSet = set;
+    board.setPieceSet(set);
+    if (state) render(state, false);
+  });
   pieceNames(st.variant).then((n) => {
     if (Object.keys(n).length) names = { ...PIECE_NAMES, ...n };
     if (state) renderRosters(state);

@@ -1,9 +1,12 @@
 // The home page: identity (guest / account, log in, register, log out), piece colour, the
-// new-match form and the lists of the current identity's games and invitations.
+// new-match form, the "play the computer" form and the lists of the current identity's games and
+// invitations. Variants with generated set-ups (Superchess) get a set-up chooser (setup.js) in
+// both forms.
 
 import * as api from './api.js';
 import { DEFAULT_COLOURS } from './pieces.js';
 import { openStore } from './rosterstore.js';
+import { SetupChooser } from './setup.js';
 import {
   $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, outcomeFor, resultText, humanize,
   tcName, variantTitle, absoluteUrl, variantPieces,
@@ -11,7 +14,19 @@ import {
 
 let me = null;
 let opts = null;
-let savedRosters = []; // the saved rosters offered for a Symmetric match (this variant)
+// The two match forms: element ids, the saved rosters offered for Symmetric mode, the set-up chooser.
+const FORMS = {
+  match: {
+    variant: '#variant', mode: '#mode', modeLabel: '#mode-label', modeNote: '#mode-note',
+    rosterLabel: '#roster-label', roster: '#roster', rosters: [], seq: 0,
+    setup: new SetupChooser($('#setup'), ''),
+  },
+  computer: {
+    variant: '#computer-variant', mode: '#computer-mode', modeLabel: '#computer-mode-label', modeNote: null,
+    rosterLabel: '#computer-roster-label', roster: '#computer-roster', rosters: [], seq: 0,
+    setup: new SetupChooser($('#computer-setup'), 'computer-'),
+  },
+};
 const REFRESH_MS = 15000;
 
 // ---- identity ---------------------------------------------------------------------------
@@ -91,16 +106,26 @@ $('#colour').addEventListener('change', async (e) => {
 // ---- new match --------------------------------------------------------------------------
 
 function fillOptions() {
-  const variant = $('#variant');
   const names = (opts.variants || []).map((v) => v.name);
-  variant.replaceChildren(...(opts.variants || []).map((v) => h('option', { value: v.name },
-    `${v.title || v.name}${v.files && v.ranks ? ` (${v.files}×${v.ranks})` : ''}`)));
-  variant.value = names.includes('super16') ? 'super16' : (names[0] || '');
-
-  const tc = $('#time-control');
   const ids = (opts.time_controls || []).map((t) => t.id);
-  tc.replaceChildren(...(opts.time_controls || []).map((t) => h('option', { value: t.id }, t.name || t.id)));
-  tc.value = ids.includes('blitz-3+2') ? 'blitz-3+2' : (ids[0] || '');
+  for (const [variantSel, tcSel] of [['#variant', '#time-control'], ['#computer-variant', '#computer-time-control']]) {
+    const variant = $(variantSel);
+    variant.replaceChildren(...(opts.variants || []).map((v) => h('option', { value: v.name },
+      `${v.title || v.name}${v.files && v.ranks ? ` (${v.files}×${v.ranks})` : ''}`)));
+    variant.value = names.includes('super16') ? 'super16' : (names[0] || '');
+    const tc = $(tcSel);
+    tc.replaceChildren(...(opts.time_controls || []).map((t) => h('option', { value: t.id }, t.name || t.id)));
+    tc.value = ids.includes('blitz-3+2') ? 'blitz-3+2' : (ids[0] || '');
+  }
+  const levels = Array.isArray(opts.levels) && opts.levels.length ? opts.levels : [1, 2, 3, 4, 5, 6, 7, 8];
+  const level = $('#level');
+  level.replaceChildren(...levels.map((n) => h('option', { value: String(n) },
+    `Level ${n}${n === levels[0] ? ' (easiest)' : n === levels[levels.length - 1] ? ' (strongest)' : ''}`)));
+  level.value = String(levels.includes(3) ? 3 : levels[0]);
+}
+
+function variantOption(name) {
+  return ((opts && opts.variants) || []).find((v) => v.name === name) || null;
 }
 
 async function loadOptions() {
@@ -114,23 +139,29 @@ async function loadOptions() {
 }
 
 // Modes (R13-R17): only for variants whose pieces can be reprogrammed; Symmetric proposes one of
-// the saved rosters. Whatever is chosen, switching back to Default is always possible.
-let modeSeq = 0;
-
+// the saved rosters. Whatever is chosen, switching back to Default is always possible. Variants
+// with generated set-ups show the set-up chooser.
 async function updateMode() {
-  const seq = ++modeSeq;
-  const variant = $('#variant').value;
+  await Promise.all(Object.values(FORMS).map(updateForm));
+}
+
+async function updateForm(form) {
+  const seq = ++form.seq;
+  const variant = $(form.variant).value;
+  const info = variantOption(variant);
+  form.setup.setVariant(variant, Boolean(info && info.setups), info ? info.files : 8, info ? info.ranks : 8);
   let reprogrammable = false;
-  if (variant) {
+  if (info && typeof info.reprogrammable === 'boolean') reprogrammable = info.reprogrammable;
+  else if (variant) {
     try { reprogrammable = Boolean((await variantPieces(variant)).reprogrammable); } catch { reprogrammable = false; }
   }
-  if (seq !== modeSeq) return;
-  const modeSel = $('#mode');
+  if (seq !== form.seq) return;
+  const modeSel = $(form.mode);
   if (!reprogrammable) modeSel.value = 'default';
-  $('#mode-label').hidden = !reprogrammable;
-  $('#mode-note').hidden = !reprogrammable;
+  $(form.modeLabel).hidden = !reprogrammable;
+  if (form.modeNote) $(form.modeNote).hidden = !reprogrammable;
   const symmetric = reprogrammable && modeSel.value === 'symmetric';
-  $('#roster-label').hidden = !symmetric;
+  $(form.rosterLabel).hidden = !symmetric;
   if (!symmetric) return;
   let list = [];
   try {
@@ -138,9 +169,9 @@ async function updateMode() {
   } catch (err) {
     showMessage(`Could not load your saved rosters: ${err.message}`);
   }
-  if (seq !== modeSeq) return;
-  savedRosters = list;
-  const sel = $('#roster');
+  if (seq !== form.seq) return;
+  form.rosters = list;
+  const sel = $(form.roster);
   const previous = sel.value;
   if (!list.length) {
     sel.replaceChildren(h('option', { value: '' }, 'No saved rosters — make one in the roster editor'));
@@ -151,8 +182,23 @@ async function updateMode() {
   }
 }
 
-$('#variant').addEventListener('change', () => updateMode());
-$('#mode').addEventListener('change', () => updateMode());
+/** The mode fields of a form ({mode, roster?}), or null after telling what is missing. */
+function modeFields(form) {
+  const mode = $(form.modeLabel).hidden ? 'default' : $(form.mode).value;
+  if (mode !== 'symmetric') return { mode };
+  const chosen = form.rosters.find((r) => r.name === $(form.roster).value);
+  if (!chosen) {
+    showMessage('Symmetric mode proposes a roster: choose one of your saved rosters (or make one in the roster editor).');
+    $(form.roster).focus();
+    return null;
+  }
+  return { mode, roster: chosen.roster };
+}
+
+for (const form of Object.values(FORMS)) {
+  $(form.variant).addEventListener('change', () => updateForm(form));
+  $(form.mode).addEventListener('change', () => updateForm(form));
+}
 
 $('#new-match').addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -165,17 +211,10 @@ $('#new-match').addEventListener('submit', async (e) => {
     creator_side: Number($('#creator-side').value) === 1 ? 1 : 0,
     fen: fen || null,
     invite: invite || null,
-    mode: $('#mode-label').hidden ? 'default' : $('#mode').value,
   };
-  if (body.mode === 'symmetric') {
-    const chosen = savedRosters.find((r) => r.name === $('#roster').value);
-    if (!chosen) {
-      showMessage('Symmetric mode proposes a roster: choose one of your saved rosters (or make one in the roster editor).');
-      $('#roster').focus();
-      return;
-    }
-    body.roster = chosen.roster;
-  }
+  const modes = modeFields(FORMS.match);
+  if (!modes) return;
+  Object.assign(body, modes, fen ? {} : FORMS.match.setup.value());
   const button = $('#create');
   button.disabled = true;
   try {
@@ -192,6 +231,30 @@ $('#new-match').addEventListener('submit', async (e) => {
   } catch (err) {
     showMessage(err.message);
   } finally {
+    button.disabled = false;
+  }
+});
+
+$('#computer-match').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const form = FORMS.computer;
+  const body = {
+    variant: $('#computer-variant').value,
+    time_control: $('#computer-time-control').value,
+    creator_side: Number($('#computer-side').value) === 1 ? 1 : 0,
+    level: Number($('#level').value) || 1,
+    fen: null,
+  };
+  const modes = modeFields(form);
+  if (!modes) return;
+  Object.assign(body, modes, form.setup.value());
+  const button = $('#play-computer');
+  button.disabled = true;
+  try {
+    const res = await api.createComputerMatch(body);
+    window.location.href = `/game/${encodeURIComponent(res.game_id)}`;
+  } catch (err) {
+    showMessage(err.message);
     button.disabled = false;
   }
 });

@@ -1,16 +1,26 @@
-// Piece drawings: one SVG silhouette per piece letter, drawn in a 100 x 100 box, filled with a
-// colour parameter (each side's colour) and outlined in a dark line. A letter the set lacks falls
-// back to a circle with the letter. Uppercase letters are Player 1's pieces, lowercase Player 2's.
+// Piece drawings: one SVG silhouette per piece type, drawn in a 100 x 100 box, filled with a
+// colour parameter (each side's colour) and outlined in a dark line. Uppercase letters are Player
+// 1's pieces, lowercase Player 2's.
+//
+// Letters mean different pieces in different variants (A is the Archbishop in super16 but the
+// Amazon in Superchess), so a drawing is chosen by the piece's NAME in its variant: a PieceSet
+// maps the variant's letters to names (from GET /api/variants/{v}/pieces) and names to drawings.
+// A piece without a known drawing is a circle with its letter. This file is the only place that
+// draws pieces.
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 
 export const DEFAULT_COLOURS = Object.freeze(['#d03030', '#3060d0']);
 export const OUTLINE = '#1b1b1b';
 
+// The letters of the default set (super16's pieces; used when no variant is known).
 export const PIECE_NAMES = Object.freeze({
   K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn',
   I: 'Prince', S: 'Princess', A: 'Archbishop', U: 'Super Knight', F: 'Fortress',
 });
+
+// The letters every variant uses the orthodox way (the set of a variant whose names are not loaded).
+const ORTHODOX_NAMES = Object.freeze({ K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn' });
 
 // A plinth shared by most pieces.
 const BASE = 'M22 80 H78 Q82 80 82 84 V88 Q82 91 79 91 H21 Q18 91 18 88 V84 Q18 80 22 80 Z';
@@ -23,27 +33,27 @@ const MITRE_FOOT = 'M40 70 C40 74 36 77 30 80 H70 C64 77 60 74 60 70 Z';
 // Each shape: [kind, data, role]; role 'body' is filled with the side's colour and outlined,
 // 'detail' is drawn in the outline colour (lines / small dots), 'cut' is a dark opening.
 const DRAWINGS = {
-  P: [
+  pawn: [
     ['path', SMALL_BASE],
     ['path', 'M36 80 C36 66 42 56 45 46 L55 46 C58 56 64 66 64 80 Z'],
     ['path', 'M40 40 H60 A3 3 0 0 1 60 46 H40 A3 3 0 0 1 40 40 Z'],
     ['circle', [50, 28, 13]],
   ],
-  R: [
+  rook: [
     ['path', 'M34 40 H66 L68 75 H32 Z'],
     ['path', 'M26 15 H36 V23 H44 V15 H56 V23 H64 V15 H74 V34 L66 40 H34 L26 34 Z'],
     ['path', 'M28 74 H72 V81 H28 Z'],
     ['path', BASE],
     ['line', 'M34 52 H66 M34 63 H66', 'detail'],
   ],
-  N: [
+  knight: [
     ['path', BASE],
     ['path', KNIGHT],
     ['circle', [45, 35, 3.4], 'detail'],
     ['circle', [23, 53, 1.8], 'detail'],
     ['line', 'M61 25 C69 33 73 46 71 62', 'detail'],
   ],
-  B: [
+  bishop: [
     ['path', BASE],
     ['path', MITRE_FOOT],
     ['path', 'M50 22 C64 32 68 48 62 62 H38 C32 48 36 32 50 22 Z'],
@@ -51,14 +61,14 @@ const DRAWINGS = {
     ['circle', [50, 16, 6]],
     ['line', 'M58 33 L48 46', 'detail'],
   ],
-  Q: [
+  queen: [
     ['path', 'M26 74 L16 30 L32 54 L34 22 L44 52 L50 16 L56 52 L66 22 L68 54 L84 30 L74 74 Z'],
     ['path', 'M26 72 H74 V80 H26 Z'],
     ['path', BASE],
     ['circle', [16, 28, 5]], ['circle', [34, 20, 5]], ['circle', [50, 13, 5]],
     ['circle', [66, 20, 5]], ['circle', [84, 28, 5]],
   ],
-  K: [
+  king: [
     ['path', 'M28 74 C16 60 20 38 36 38 C44 38 48 44 50 50 C52 44 56 38 64 38 C80 38 84 60 72 74 Z'],
     ['path', 'M50 30 C45 36 45 44 50 54 C55 44 55 36 50 30 Z'],
     ['path', 'M46 5 H54 V13 H62 V21 H54 V31 H46 V21 H38 V13 H46 Z'],
@@ -67,7 +77,7 @@ const DRAWINGS = {
     ['line', 'M30 64 C42 60 58 60 70 64', 'detail'],
   ],
   // Prince: a crowned figure with broad shoulders.
-  I: [
+  prince: [
     ['path', BASE],
     ['path', 'M22 80 C22 64 34 56 50 56 C66 56 78 64 78 80 Z'],
     ['circle', [50, 44, 13]],
@@ -75,7 +85,7 @@ const DRAWINGS = {
     ['line', 'M36 30 H64', 'detail'],
   ],
   // Princess: a figure in a bell gown with a diamond tiara.
-  S: [
+  princess: [
     ['path', BASE],
     ['path', 'M24 80 C30 66 38 60 42 52 H58 C62 60 70 66 76 80 Z'],
     ['circle', [50, 40, 12]],
@@ -84,7 +94,7 @@ const DRAWINGS = {
     ['line', 'M40 66 Q50 70 60 66', 'detail'],
   ],
   // Archbishop: a wide mitre with a cross on top and a cross-band on its face.
-  A: [
+  archbishop: [
     ['path', BASE],
     ['path', MITRE_FOOT],
     ['path', 'M50 22 C70 30 74 50 65 63 H35 C26 50 30 30 50 22 Z'],
@@ -93,7 +103,7 @@ const DRAWINGS = {
     ['line', 'M50 26 V60 M33 44 H67', 'detail'],
   ],
   // Super Knight: a horned (unicorn) horse head with a star.
-  U: [
+  'super-knight': [
     ['path', BASE],
     ['path', 'M36 29 L22 4 L47 22 Z'],
     ['path', KNIGHT],
@@ -103,26 +113,104 @@ const DRAWINGS = {
     ['path', 'M60 52 L62.6 58.4 L69.5 58.9 L64.2 63.3 L65.9 70 L60 66.3 L54.1 70 L55.8 63.3 L50.5 58.9 L57.4 58.4 Z', 'detail'],
   ],
   // Fortress: a wide wall between two towers, with a gate.
-  F: [
+  fortress: [
     ['path', 'M12 80 H88 Q90 80 90 83 V89 Q90 91 88 91 H12 Q10 91 10 89 V83 Q10 80 12 80 Z'],
     ['path', 'M14 16 H21 V23 H27 V16 H35 V38 H41 V45 H47 V38 H53 V45 H59 V38 H65 V16 H73 V23 H79 V16 H86 V80 H14 Z'],
     ['path', 'M41 80 V64 A9 9 0 0 1 59 64 V80 Z', 'cut'],
     ['path', 'M22 34 H28 V46 H22 Z M72 34 H78 V46 H72 Z', 'cut'],
     ['line', 'M35 38 V80 M65 38 V80', 'detail'],
   ],
+  // Superchess compounds: a knight's head (the leap they all share) with the emblem of the other
+  // half above it — Amazon (Queen + Knight) a coronet, Empress (Rook + Knight) battlements,
+  // Princess (Bishop + Knight) a mitre, Veteran (King + Knight) a cross.
+  amazon: [
+    ['path', 'M9 33 L5 11 L14 22 L21 4 L28 22 L37 11 L35 33 Z'],
+    ['circle', [5, 10, 3.5]], ['circle', [21, 4, 3.5]], ['circle', [37, 10, 3.5]],
+    ['path', BASE],
+    ['path', KNIGHT],
+    ['circle', [45, 35, 3.4], 'detail'],
+    ['circle', [23, 53, 1.8], 'detail'],
+    ['line', 'M61 25 C69 33 73 46 71 62 M10 28 H34', 'detail'],
+  ],
+  empress: [
+    ['path', 'M7 6 H14 V12 H19 V6 H26 V12 H31 V6 H38 V36 H7 Z'],
+    ['path', BASE],
+    ['path', KNIGHT],
+    ['circle', [45, 35, 3.4], 'detail'],
+    ['circle', [23, 53, 1.8], 'detail'],
+    ['line', 'M61 25 C69 33 73 46 71 62 M10 20 H35', 'detail'],
+  ],
+  'princess-bn': [
+    ['path', 'M22 6 C34 12 37 24 32 36 H12 C7 24 10 12 22 6 Z'],
+    ['circle', [22, 4, 3.5]],
+    ['path', BASE],
+    ['path', KNIGHT],
+    ['circle', [45, 35, 3.4], 'detail'],
+    ['circle', [23, 53, 1.8], 'detail'],
+    ['line', 'M61 25 C69 33 73 46 71 62 M27 14 L19 24', 'detail'],
+  ],
+  veteran: [
+    ['path', 'M17 3 H27 V11 H35 V21 H27 V36 H17 V21 H9 V11 H17 Z'],
+    ['path', BASE],
+    ['path', KNIGHT],
+    ['circle', [45, 35, 3.4], 'detail'],
+    ['circle', [23, 53, 1.8], 'detail'],
+    ['line', 'M61 25 C69 33 73 46 71 62', 'detail'],
+  ],
 };
+
+// Piece name -> drawing, for every variant ...
+const GLYPHS_BY_NAME = Object.freeze({
+  King: 'king', Queen: 'queen', Rook: 'rook', Bishop: 'bishop', Knight: 'knight',
+  Pawn: 'pawn', 'Super Pawn': 'pawn',
+  Prince: 'prince', Princess: 'princess', Archbishop: 'archbishop', 'Super Knight': 'super-knight',
+  Fortress: 'fortress',
+  Amazon: 'amazon', Empress: 'empress', Veteran: 'veteran',
+});
+// ... except where a variant gives a name to another piece (Superchess's Princess is the
+// Bishop + Knight compound, super16's a royal piece).
+const VARIANT_GLYPHS = Object.freeze({
+  superchess: Object.freeze({ Princess: 'princess-bn' }),
+});
+
+/** The pieces of one variant: letter -> name -> drawing. `names` maps upper-case letters to names
+ * (from /api/variants/{v}/pieces); without it only the orthodox letters K Q R B N P are known. */
+export class PieceSet {
+  constructor(variant = null, names = null) {
+    this.variant = variant;
+    this.loaded = Boolean(names);
+    this.names = Object.freeze({ ...(names || ORTHODOX_NAMES) });
+  }
+
+  /** The piece's name ("Amazon"), or its upper-case letter when unknown. */
+  name(letter) {
+    const up = String(letter).toUpperCase();
+    return this.names[up] || up;
+  }
+
+  /** The drawing's id ("amazon"), or null (drawn as a circle with the letter). */
+  glyph(letter) {
+    const name = this.names[String(letter).toUpperCase()];
+    if (!name) return null;
+    const own = VARIANT_GLYPHS[this.variant];
+    return (own && own[name]) || GLYPHS_BY_NAME[name] || null;
+  }
+}
+
+/** The default set: super16's letters (pages that know no variant). */
+export const DEFAULT_SET = new PieceSet('super16', PIECE_NAMES);
 
 /** Player 1 (side 0) owns uppercase letters, Player 2 (side 1) lowercase. */
 export function sideOf(letter) {
   return letter === letter.toUpperCase() ? 0 : 1;
 }
 
-export function pieceName(letter) {
-  return PIECE_NAMES[String(letter).toUpperCase()] || String(letter).toUpperCase();
+export function pieceName(letter, set = DEFAULT_SET) {
+  return set.name(letter);
 }
 
-export function hasDrawing(letter) {
-  return Object.prototype.hasOwnProperty.call(DRAWINGS, String(letter).toUpperCase());
+export function hasDrawing(letter, set = DEFAULT_SET) {
+  return Boolean(set.glyph(letter));
 }
 
 function luminance(hex) {
@@ -148,13 +236,15 @@ function svgEl(tag, attrs) {
 }
 
 /**
- * An SVG <g> drawing the piece `letter` in a 100 x 100 box, filled with `fill`.
- * The group carries class "piece-art" and data-piece="<letter>".
+ * An SVG <g> drawing the piece `letter` of the PieceSet `set` in a 100 x 100 box, filled with
+ * `fill`. The group carries class "piece-art", data-piece="<letter>" and data-glyph="<drawing id>"
+ * ("letter" for the fallback circle).
  */
-export function pieceGroup(letter, fill) {
-  const g = svgEl('g', { class: 'piece-art', 'data-piece': letter });
+export function pieceGroup(letter, fill, set = DEFAULT_SET) {
+  const glyph = set.glyph(letter);
+  const g = svgEl('g', { class: 'piece-art', 'data-piece': letter, 'data-glyph': glyph || 'letter' });
   const detail = contrastOn(fill);
-  const shapes = DRAWINGS[String(letter).toUpperCase()];
+  const shapes = glyph ? DRAWINGS[glyph] : null;
   const common = { stroke: OUTLINE, 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' };
   if (!shapes) {
     g.appendChild(svgEl('circle', { cx: 50, cy: 50, r: 36, fill, ...common }));
@@ -188,15 +278,15 @@ export function pieceGroup(letter, fill) {
   return g;
 }
 
-/** A standalone small <svg> icon of a piece (captured pieces, promotion picker). */
-export function pieceIcon(letter, fill, size = 24) {
+/** A standalone small <svg> icon of a piece (captured pieces, holdings, promotion picker). */
+export function pieceIcon(letter, fill, size = 24, set = DEFAULT_SET) {
   const svg = svgEl('svg', {
     viewBox: '0 0 100 100', width: size, height: size, class: 'piece-icon', 'data-piece': letter,
-    role: 'img', 'aria-label': pieceName(letter),
+    role: 'img', 'aria-label': set.name(letter),
   });
   const title = svgEl('title', {});
-  title.textContent = pieceName(letter);
+  title.textContent = set.name(letter);
   svg.appendChild(title);
-  svg.appendChild(pieceGroup(letter, fill));
+  svg.appendChild(pieceGroup(letter, fill, set));
   return svg;
 }

@@ -8,7 +8,7 @@
 
 import * as api from './api.js';
 import { BoardView, parseSquare, piecesFromFen, squareName } from './board.js';
-import { DEFAULT_COLOURS, pieceIcon } from './pieces.js';
+import { DEFAULT_COLOURS, DEFAULT_SET, PieceSet, pieceIcon } from './pieces.js';
 import { openStore } from './rosterstore.js';
 import {
   $, h, showMessage, clearMessage, loadHeader, rosterList, variantPieces, vectorText,
@@ -21,6 +21,7 @@ const MODES = ['jump', 'step', 'slide'];
 
 let info = null;            // GET /api/variants/{v}/pieces
 let names = {};             // letter -> name
+let pieceSet = DEFAULT_SET; // the variant's drawings (by name)
 let work = {};              // letter -> {mode, vectors: [[dx, dy], ...]}
 let letter = 'N';           // the piece type being edited
 let origin = 'h8';          // where it stands on the empty board
@@ -143,7 +144,7 @@ function renderPicker() {
       'aria-pressed': String(p.letter === letter),
       title: programmed ? `${p.name} (reprogrammed)` : p.name,
       onclick: () => { letter = p.letter; changed(); },
-    }, pieceIcon(p.letter, DEFAULT_COLOURS[0], 28), h('span', { text: p.name }));
+    }, pieceIcon(p.letter, DEFAULT_COLOURS[0], 28, pieceSet), h('span', { text: p.name }));
   }));
 }
 
@@ -330,6 +331,9 @@ async function start() {
     return;
   }
   names = Object.fromEntries((info.pieces || []).map((p) => [p.letter, p.name]));
+  pieceSet = new PieceSet(variant, names);
+  board.pieceSet = pieceSet;
+  startBoard.pieceSet = pieceSet;
   if (!info.reprogrammable) showMessage(`${variant} pieces cannot be reprogrammed.`, 'error', 0, rosterMsg);
   if (!names[letter]) letter = (info.pieces[0] || {}).letter || 'K';
   startBoard.state = { files: info.files, ranks: info.ranks, pieces: piecesFromFen(info.start_fen, info.files, info.ranks) };

@@ -75,9 +75,8 @@ const accountStore = {
   },
   async save(name, variant, roster) {
     const n = checkName(name);
-    // The name travels in the address (PUT /api/rosters/{name}): a "/" would end up at another
-    // address, whatever the encoding (the server decodes %2F before routing).
-    if (n.includes('/')) throw new Error('A roster name kept on your account cannot contain "/".');
+    // The name travels URL-encoded in the address (PUT /api/rosters/{name}); any character may
+    // be in it ("/" too: the server takes the rest of the path as the name).
     return clean(await api.putJSON(`/api/rosters/${encodeURIComponent(n)}`, { variant, roster }));
   },
   async remove(name) {

@@ -1,6 +1,7 @@
 // Shared DOM helpers. User-provided text always goes in through textContent / text nodes.
 
 import * as api from './api.js';
+import { PieceSet } from './pieces.js';
 
 /** h('a', {class: 'x', href: '/'}, 'text', child) -> element; strings become text nodes. */
 export function h(tag, props = {}, ...children) {
@@ -189,4 +190,11 @@ export async function pieceNames(variant) {
   } catch {
     return {};
   }
+}
+
+/** The drawings of a variant's pieces (pieces.js PieceSet, chosen by name); an unloaded set (only
+ * the orthodox letters) when the names cannot be had. */
+export async function pieceSetFor(variant) {
+  const names = await pieceNames(variant);
+  return new PieceSet(variant, Object.keys(names).length ? names : null);
 }
