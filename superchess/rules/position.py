@@ -76,6 +76,7 @@ class Position:
         self.fullmove = 1
         self.hash = 0
         self.stack: list[tuple] = []
+        self._codes: dict[tuple[int, str], int] = {}
         # holdings per side, counted by piece type index (None: the variant has none); the stack of
         # their changes per move runs beside `stack`
         self.hold: list[list[int]] | None = [[0] * (len(variant.pieces) + 1) for _ in (0, 1)] \
@@ -84,7 +85,11 @@ class Position:
 
     # -- piece helpers ----------------------------------------------------------------------
     def code_for(self, side: int, letter: str) -> int:
-        return code_of(side, self.variant.type_index(letter))
+        key = (side, letter)
+        code = self._codes.get(key)
+        if code is None:  # cached: hooks ask for it on every move generation
+            code = self._codes[key] = code_of(side, self.variant.type_index(letter))
+        return code
 
     def letter_at(self, cell: int) -> str | None:
         p = self.board[cell]
