@@ -4,7 +4,8 @@ Each side is a `superchess engine` process (python -m superchess.cli engine) sta
 build on its path (`--a-path`/`--b-path`: a folder holding the `superchess` package, e.g. a git
 worktree of another commit; default: this checkout) and the given Level. Games start from varied
 openings (seeded random plies from the start position); each opening is played twice with colours
-swapped. Clocks are kept by this script (wall time per reply, Fischer increment) and sent with every
+swapped. A game still going at --max-plies is won by the side the static evaluation puts ahead by
+--adjudicate centipawns or more, else drawn. Clocks are kept by this script (wall time per reply, Fischer increment) and sent with every
 `go`, so each engine manages its time as it would on the server; a side whose clock runs out loses
 (R12 draws apply). Games run in parallel (one process pair per game slot).
 
@@ -31,8 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from superchess.engine.evaluate import evaluate  # noqa: E402
 from superchess.rules import Board  # noqa: E402
-from superchess.rules.outcome import Termination  # noqa: E402
 
 
 class UciProcess:
@@ -108,7 +109,13 @@ def play_game(args, a_white: bool, moves0: list[str]) -> tuple[float, str]:
                 how = out.termination.name.lower()
                 break
             if len(board.move_stack) >= args.max_plies:
-                winner, how = None, "ply cap"
+                # adjudicate by the static evaluation (material first) at the ply cap
+                ev = evaluate(board)
+                if abs(ev) >= args.adjudicate > 0:
+                    winner = board.turn if ev > 0 else board.turn ^ 1
+                    how = "adjudicated at the ply cap"
+                else:
+                    winner, how = None, "ply cap"
                 break
             side = board.turn
             eng = engines[side]
@@ -186,7 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tc", default="", help="clock per side, SECONDS+INCREMENT, e.g. 30+0.3; "
                                               "empty: untimed, the levels' own caps")
     ap.add_argument("--opening-plies", type=int, default=4)
-    ap.add_argument("--max-plies", type=int, default=300, help="a game this long is a draw")
+    ap.add_argument("--max-plies", type=int, default=300, help="a game this long is adjudicated")
+    ap.add_argument("--adjudicate", type=int, default=400,
+                    help="at the ply cap, a side ahead by this many centipawns (static evaluation) wins; "
+                         "0: the game is a draw")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--hash", type=int, default=32)
     ap.add_argument("--seed", type=int, default=1)

@@ -182,3 +182,13 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     text, _ = search_position(board, limits, root_moves, noise=lv.noise_cp, margin=lv.margin_cp,
                               seed=seed, hash_mb=lv.hash_mb, t0=t0)
     return text
+
+
+def warm_up(variants: tuple[str, ...] | None = None) -> None:
+    """Compile the default-roster tables and evaluators of `variants` (default: all) so the first
+    `choose_move` of a worker process does not spend its clock on it (about 1 s for super16).
+    Suitable as a process-pool initializer."""
+    from ..rules import VARIANT_NAMES
+    for name in variants or VARIANT_NAMES:
+        board = make_board(name, None, None)
+        evaluator_for(name, board._pos.rosters)
