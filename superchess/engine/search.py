@@ -487,10 +487,12 @@ class Searcher:
                         if a < score < b:
                             break
                         window *= 4
+                        self.root_scores = {}
+                        self.iter_best = 0  # a bound from the failed window is no move to fall back on
+                        self.iter_pv = []
                         if window > 1000:
                             score = self._root(depth, -INF, INF, order, margin, forced)
                             break
-                        self.root_scores = {}
                 else:
                     score = self._root(depth, -INF, INF, order, margin, forced)
             except StopSearch:

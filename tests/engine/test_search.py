@@ -251,3 +251,24 @@ def test_choose_move_rejects_finished_games_and_bad_arguments():
         choose_move("chess", None, [], None, 9, None, 0)
     with pytest.raises(ValueError):
         choose_move("nochess", None, [], None, 3, None, 0)
+
+
+def test_transposition_table_stays_bounded():
+    from superchess.engine.evaluate import evaluator_for
+    from superchess.engine.search import Searcher, TranspositionTable
+    tt = TranspositionTable(0.2)
+    size = len(tt)
+    assert size & (size - 1) == 0  # a power of two, indexed by the hash's low bits
+    board = make_board("chess", None, None)
+    searcher = Searcher(board._pos, evaluator_for("chess", board._pos.rosters), tt)
+    searcher.search(Limits(depth=5))
+    assert len(tt.slots) == size
+    stored = [e for e in tt.slots if e is not None]
+    assert stored and all(e[1] >= 1 for e in stored)
+    assert board.fen() == Board("chess").fen()
+
+
+def test_warm_up_prepares_every_variant():
+    from superchess.engine import warm_up
+    warm_up(("chess",))
+    assert choose_move("chess", None, [], None, 1, 1_000, 0, seed=1) in {m.text for m in Board("chess").legal_moves}
