@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+from .board import Board
 from .fen import FenError
 from .variant import Variant
 
@@ -62,7 +63,8 @@ def substitution_fen(variant: Variant, choice: Choice, partial: bool = False) ->
                      if geo.name(right.rook[0]) not in choice)  # R9: only original Rooks castle
     rights = "".join(sorted(rights, key=lambda c: (c.islower(), "KQ".find(c.upper())))) or "-"
     holdings = "".join(held) + "".join(held).lower()
-    return f"{'/'.join(ranks)}[{holdings}] w {rights} - 0 1"
+    # written as the board writes it (holdings in piece order), so the same set-up has one text
+    return Board(variant, f"{'/'.join(ranks)}[{holdings}] w {rights} - 0 1").fen()
 
 
 def _data(variant: Variant) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
@@ -45,8 +46,13 @@ class AIPlayers:
             level = self.hub.bot_level(getattr(row, f"player{side}_id"))
             if level is None:
                 continue
-            if row.status == "setup" and not getattr(row, f"submitted{side}"):
-                self._start(g, side, self._submit_default(row.id, getattr(row, f"player{side}_id")))
+            if row.status == "setup" and g.prelude is not None:
+                if g.prelude.to_move == side and not g.prelude.finished:
+                    self._start(g, side, self._setup_action(row.id, getattr(row, f"player{side}_id"),
+                                                            *self._prelude_choice(g.prelude, row.version)))
+            elif row.status == "setup" and not getattr(row, f"submitted{side}"):
+                self._start(g, side, self._setup_action(row.id, getattr(row, f"player{side}_id"),
+                                                        "submit_roster", {"roster": {}}))
             elif row.status == "active" and g.game.board.turn == side and self._busy.get(row.id) != row.version:
                 self._busy[row.id] = row.version
                 self._start(g, side, self._move(g, side, level))
@@ -56,9 +62,19 @@ class AIPlayers:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _submit_default(self, game_id: str, bot_id: int) -> None:
+    @staticmethod
+    def _prelude_choice(prelude, seed: int) -> tuple[str, dict]:
+        """The computer's prelude step: a random free square and substitute; it never exchanges."""
+        if prelude.expects == "swap":
+            return "prelude_swap", {"squares": None}
+        rng = random.Random(seed)
+        wing = prelude.king_wing if prelude.expects == "king wing" else prelude.queen_wing
+        square = rng.choice([sq for sq in wing if sq not in prelude.picks])
+        return "prelude_pick", {"square": square, "piece": rng.choice(prelude.remaining())}
+
+    async def _setup_action(self, game_id: str, bot_id: int, action: str, payload: dict) -> None:
         try:
-            await self.hub.act(game_id, bot_id, "submit_roster", {"roster": {}})
+            await self.hub.act(game_id, bot_id, action, payload)
         except ActionError:
             pass  # the set-up ended meanwhile
 

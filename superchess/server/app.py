@@ -237,7 +237,9 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if body.time_control not in TIME_CONTROLS:
             raise HTTPException(400, f"unknown time control {body.time_control!r}")
         fen = body.fen.strip() if body.fen and body.fen.strip() else None
-        if fen is None and get_variant(body.variant).setup:
+        if body.mode == "prelude" and (fen or body.setup_seed or body.setup_squares):
+            raise HTTPException(400, "in a prelude the players choose the set-up: give no FEN, seed or squares")
+        if fen is None and get_variant(body.variant).setup and body.mode != "prelude":
             fen = _setup(body.variant, body.setup_seed, body.setup_squares)["fen"]
         elif body.setup_seed or body.setup_squares:
             raise HTTPException(400, "a set-up choice needs a variant with generated set-ups and no FEN")
@@ -246,9 +248,11 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         except ValueError as e:
             raise HTTPException(400, f"bad start position: {e}") from None
         if body.mode not in MODES:
-            raise HTTPException(400, f"unknown mode {body.mode!r} (default, private or symmetric)")
-        if body.mode != "default" and not get_variant(body.variant).reprogrammable:
+            raise HTTPException(400, f"unknown mode {body.mode!r} (default, private, symmetric or prelude)")
+        if body.mode in ("private", "symmetric") and not get_variant(body.variant).reprogrammable:
             raise HTTPException(400, f"{body.variant} pieces cannot be reprogrammed: use the default mode")
+        if body.mode == "prelude" and not get_variant(body.variant).setup:
+            raise HTTPException(400, f"{body.variant} has no prelude: use the default mode")
         proposal = None
         if body.mode == "symmetric":
             proposal = _roster(body.roster, body.variant)

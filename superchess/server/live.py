@@ -2,10 +2,13 @@
 state each viewer may see. Pure: no I/O, time comes in as an argument."""
 from __future__ import annotations
 
-from ..rules import IllegalMoveError, Outcome, Termination
+import json
+
+from ..rules import IllegalMoveError, Outcome, Termination, get_variant
 from ..rules.preview import roster_problem
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game, RecordError
+from ..rules.setups import Prelude, PreludeError, substitution_fen
 from .clock import TIME_CONTROLS, Clock
 from .store import GameRow
 
@@ -14,9 +17,11 @@ class ActionError(Exception):
     """A refused action; the message is shown to the player and nothing changes."""
 
 
-ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster")
-MODES = ("default", "private", "symmetric")
-SETUP_ACTIONS = ("submit_roster", "abort")  # what a player may do while Private rosters are chosen
+ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster",
+           "prelude_pick", "prelude_swap")
+MODES = ("default", "private", "symmetric", "prelude")
+# what a player may do during the set-up (Private rosters being chosen, or Superchess's prelude)
+SETUP_ACTIONS = {"private": ("submit_roster", "abort"), "prelude": ("prelude_pick", "prelude_swap", "abort")}
 
 
 def reason_text(game: Game, winner: int | None) -> str:
@@ -44,8 +49,12 @@ class LiveGame:
         self.row = row
         self.names = names
         self.tc = TIME_CONTROLS[row.time_control]
-        # a Private game's rosters join the board when the set-up ends (no move is played before)
-        self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
+        self.prelude = Prelude.replay(get_variant(row.variant), json.loads(row.prelude or "[]")) \
+            if row.mode == "prelude" else None
+        if self.prelude and row.status in ("waiting", "setup"):  # the set-up so far
+            self.game = Game(row.variant, self._prelude_fen())
+        else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
+            self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
         for text in moves:
             self._play(text)
@@ -80,7 +89,7 @@ class LiveGame:
 
     def start(self, player0: int, player1: int, now: int) -> None:
         self.row.player0_id, self.row.player1_id = player0, player1
-        if self.row.mode == "private":
+        if self.row.mode in SETUP_ACTIONS:
             self.row.status = "setup"
             self.row.setup_deadline = now + self.tc.roster_window_ms
         else:
@@ -114,13 +123,16 @@ class LiveGame:
         if side is None:
             raise ActionError("only the players of this game can do that")
         if self.row.status == "setup":
-            if action not in SETUP_ACTIONS:
-                raise ActionError("the players are still choosing their rosters")
+            if action not in SETUP_ACTIONS[self.row.mode]:
+                raise ActionError("the players are still choosing their rosters" if self.row.mode == "private"
+                                  else "the players are still choosing the set-up (prelude)")
             if self.expired(now):
                 return self._timeout(now)
             return getattr(self, "_" + action)(side, payload, now)
         if action == "submit_roster":
             raise ActionError("rosters are submitted before the first move of a Private game only")
+        if action in ("prelude_pick", "prelude_swap"):
+            raise ActionError("the prelude comes before the first move of a Superchess prelude game only")
         if self.row.status != "active":
             raise ActionError("the game is not in progress" if self.row.status != "waiting"
                               else "the game has not started: the invitation is not accepted yet")
@@ -202,9 +214,46 @@ class LiveGame:
             self._begin(now)
         return {"kind": "roster_submitted", "side": side}  # never the roster itself
 
+    # -- the Superchess prelude (rules section 2.3) ------------------------------------------
+    def _prelude_fen(self) -> str:
+        return substitution_fen(get_variant(self.row.variant), self.prelude.picks, partial=True)
+
+    def _prelude_pick(self, side: int, payload: dict, now: int) -> dict:
+        square, piece = payload.get("square"), payload.get("piece")
+        if not isinstance(square, str) or not isinstance(piece, str):
+            raise ActionError('a prelude choice needs a "square" and a "piece", e.g. g1 and A')
+        try:
+            self.prelude.pick(side, square, piece.upper())
+        except PreludeError as e:
+            raise ActionError(str(e)) from None
+        self.row.prelude = json.dumps(self.prelude.steps())
+        self.game = Game(self.row.variant, self._prelude_fen())
+        return {"kind": "prelude", "side": side, "square": square, "piece": piece.upper()}
+
+    def _prelude_swap(self, side: int, payload: dict, now: int) -> dict:
+        squares = payload.get("squares")
+        if squares is not None and (not isinstance(squares, list) or len(squares) != 2
+                                    or not all(isinstance(x, str) for x in squares)):
+            raise ActionError('an exchange names two squares, e.g. {"squares": ["g1", "b1"]}, or null to decline')
+        try:
+            self.prelude.swap(side, tuple(squares) if squares else None)
+        except PreludeError as e:
+            raise ActionError(str(e)) from None
+        self._finish_prelude(self.prelude.choice(), now)
+        return {"kind": "prelude", "side": side, "swap": squares}
+
+    def _finish_prelude(self, choice: dict, now: int) -> None:
+        self.row.prelude = json.dumps(self.prelude.steps())
+        self.row.start_fen = substitution_fen(self.game.board.variant, choice)
+        self.game = Game(self.row.variant, self.row.start_fen)
+        self._begin(now)
+
     def _timeout(self, now: int) -> dict:
-        if self.row.status == "setup" and self.expired(now):  # who has not submitted keeps the default
-            self._begin(now)
+        if self.row.status == "setup" and self.expired(now):
+            if self.prelude:  # the choices not made in time are made at random
+                self._finish_prelude(self.prelude.completed_at_random(self.row.id), now)
+            else:  # who has not submitted a roster keeps the default
+                self._begin(now)
             return {"kind": "start"}
         if self.row.status != "active" or not self.clock.expired(now):
             raise ActionError("no time has run out")
@@ -246,6 +295,16 @@ class LiveGame:
                    if self.row.status == "waiting" and viewer is not None else None,
                    clock=self._clock_view(now), colours={"own": colour if viewer is not None else None})
         return out
+
+    def _prelude_view(self) -> dict | None:
+        p = self.prelude
+        if p is None:
+            return None
+        return {"steps": p.steps(), "to_move": None if p.finished else p.to_move, "expects": p.expects,
+                "remaining": p.remaining(),
+                "free": [sq for sq in (p.king_wing if p.expects == "king wing" else p.queen_wing)
+                         if sq not in p.picks] if p.expects in ("king wing", "queen wing") else [],
+                "placed": sorted(p.picks)}
 
     def _visible_rosters(self, viewer: int | None) -> list[dict | None]:
         """Each side's roster if this viewer may see it: a Private roster only by its owner until
@@ -306,6 +365,7 @@ class LiveGame:
             "reason": reason_text(self.game, o.winner) if o else None,
             "time_control": {"id": self.tc.id, "name": self.tc.name},
             "mode": row.mode, "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
+            "prelude": self._prelude_view(),
             "setup_deadline": row.setup_deadline,
         }
 

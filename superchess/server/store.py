@@ -65,6 +65,7 @@ class GameRow(Base):
     submitted0: Mapped[int] = mapped_column(Integer, default=0)
     submitted1: Mapped[int] = mapped_column(Integer, default=0)
     setup_deadline: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    prelude: Mapped[str | None] = mapped_column(Text, nullable=True)  # Superchess prelude steps (JSON)
 
 
 class SavedRosterRow(Base):
@@ -89,7 +90,7 @@ class MoveRow(Base):
 # what changes after a game row is created
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
-                         "submitted0", "submitted1", "setup_deadline")
+                         "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen")
 
 
 # built once: constructing SQLAlchemy statements per move costs more than executing them
