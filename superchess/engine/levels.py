@@ -19,6 +19,7 @@ class Level:
     margin_cp: int
     use_clock: bool
     hash_mb: int
+    max_ms: int
 
 
 @lru_cache(maxsize=1)
@@ -29,7 +30,8 @@ def load_levels() -> dict[int, Level]:
         n = int(key)
         out[n] = Level(number=n, depth=int(d["depth"]), movetime_ms=int(d["movetime_ms"]),
                        nodes=int(d["nodes"]), noise_cp=int(d["noise_cp"]), margin_cp=int(d["margin_cp"]),
-                       use_clock=bool(d["use_clock"]), hash_mb=int(d["hash_mb"]))
+                       use_clock=bool(d["use_clock"]), hash_mb=int(d["hash_mb"]),
+                       max_ms=int(d.get("max_ms", int(d["movetime_ms"]) * 3 // 2)))
     if sorted(out) != list(LEVELS):
         raise ValueError(f"levels.toml must define levels 1-8, found {sorted(out)}")
     return out

@@ -119,15 +119,15 @@ def level_limits(level: int, time_left_ms: int | None, increment_ms: int, fullmo
     cap = lv.movetime_ms or None
     if time_left_ms is not None:
         soft, hard = budget(time_left_ms, increment_ms, fullmove=fullmove)
-        if not lv.use_clock or lv.number < 8:
+        if not lv.use_clock or lv.number < 8:  # the level's own pace, if the clock allows it
             if cap is not None:
                 soft = min(soft, cap)
-                hard = min(hard, cap * 1.5)
-        elif cap is None:
-            pass
+        if lv.max_ms:
+            hard = min(hard, lv.max_ms)
+            soft = min(soft, hard)
     else:
         soft = cap
-        hard = cap * 1.5 if cap is not None else None
+        hard = lv.max_ms or None
     return Limits(depth=lv.depth, nodes=lv.nodes or None, soft_ms=soft, hard_ms=hard)
 
 
