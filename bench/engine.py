@@ -20,21 +20,21 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from superchess.engine.play import make_board, move_text, search_position  # noqa: E402
-from superchess.engine.search import Limits, TranspositionTable  # noqa: E402
-from superchess.engine import play  # noqa: E402
+from superchess.engine import play
+from superchess.engine.play import make_board, search_position
+from superchess.engine.search import Limits
 
 SUPER16 = [
     ("start", None),
     # 30 plies of level-3 self-play (seed 1)
-    ("middlegame A", "r1buabsqk1ba2nr/p1pppfppppp2p1p/2n8f2p1/1p10p3/11u4/16/16/11U4/11i4/5U8I1/16/16/"
-                     "4P7P3/5F10/P1PP2PbPPPF1PPP/RNB1ABSQK1BA1BNR w KQkq - 0 16"),
+    ("middlegame A", ("r1buabsqk1ba2nr/p1pppfppppp2p1p/2n8f2p1/1p10p3/11u4/16/16/11U4/11i4/5U8I1/16/16/"
+                     "4P7P3/5F10/P1PP2PbPPPF1PPP/RNB1ABSQK1BA1BNR w KQkq - 0 16")),
     # bench/perft.py's middlegame: 30 seeded random plies (seed 2024)
-    ("middlegame B", "rnb1absqk2a3r/pppppfp1p1p2p2/7p2f2n2/9p2p1pp/5i7u2/16/7b1u6/8B7/16/16/b15/2U7I5/"
-                     "9P2P2A/5F5F4/PPPPP1PPP1P2PPP/RNB1ABSQK3UBNR w KQkq - 2 16"),
+    ("middlegame B", ("rnb1absqk2a3r/pppppfp1p1p2p2/7p2f2n2/9p2p1pp/5i7u2/16/7b1u6/8B7/16/16/b15/2U7I5/"
+                     "9P2P2A/5F5F4/PPPPP1PPP1P2PPP/RNB1ABSQK3UBNR w KQkq - 2 16")),
     # 70 plies of level-3 self-play (seed 2)
-    ("middlegame C", "rn1uabs1k1b2b1r/ppp1pfpp1p1f1ppp/3p4p4n2/10p5/7Ia7/16/16/16/16/16/9P6/1i11b2/"
-                     "7P5N2/1P6P7/PBPPPFPU1BP1PPPP/RN2ABS3KA1B1R w - - 9 36"),
+    ("middlegame C", ("rn1uabs1k1b2b1r/ppp1pfpp1p1f1ppp/3p4p4n2/10p5/7Ia7/16/16/16/16/16/9P6/1i11b2/"
+                     "7P5N2/1P6P7/PBPPPFPU1BP1PPPP/RN2ABS3KA1B1R w - - 9 36")),
     ("endgame", "8k7/3p7p4/2p13/16/7b8/12u3/16/16/10S5/16/16/3R12/4PP10/6P9/16/8K7 w - - 0 60"),
 ]
 CHESS = [

@@ -32,8 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from superchess.engine.evaluate import evaluate  # noqa: E402
-from superchess.rules import Board  # noqa: E402
+from superchess.engine.evaluate import evaluate
+from superchess.rules import Board
 
 
 class UciProcess:

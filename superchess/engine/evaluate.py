@@ -153,8 +153,7 @@ class Evaluator:
         """(score for Player 1 from the tables, phase 0..phase_max)."""
         mg, eg, ph = unpack(packed)
         pm = self.phase_max
-        if ph > pm:
-            ph = pm
+        ph = min(ph, pm)
         return (mg * ph + eg * (pm - ph)) // pm, ph
 
     # -- king safety --------------------------------------------------------------------------
@@ -177,8 +176,7 @@ class Evaluator:
                 p = board[c]
                 if p and mine[p]:
                     cover += shield[p]
-            if cover > SHIELD_CAP:
-                cover = SHIELD_CAP
+            cover = min(cover, SHIELD_CAP)
             dk = self.dist[k]
             danger = 0
             count = 0

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 
 from ..rules.board import _MOVE_RE, Board, IllegalMoveError
-from ..rules.encoding import CELL_MASK, DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
+from ..rules.encoding import DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
 from ..rules.program import Roster
 from ..rules.tables import NO_CELLS
 from .evaluate import evaluator_for
@@ -119,9 +119,8 @@ def level_limits(level: int, time_left_ms: int | None, increment_ms: int, fullmo
     cap = lv.movetime_ms or None
     if time_left_ms is not None:
         soft, hard = budget(time_left_ms, increment_ms, fullmove=fullmove)
-        if not lv.use_clock or lv.number < 8:  # the level's own pace, if the clock allows it
-            if cap is not None:
-                soft = min(soft, cap)
+        if (not lv.use_clock or lv.number < 8) and cap is not None:  # the level's own pace
+            soft = min(soft, cap)
         if lv.max_ms:
             hard = min(hard, lv.max_ms)
             soft = min(soft, hard)

@@ -19,7 +19,16 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..rules.encoding import CASTLE, CELL_MASK, EP, PROMO_MASK, PROMO_SHIFT, SPECIAL, TO_SHIFT, DESTROY
+from ..rules.encoding import (
+    CASTLE,
+    CELL_MASK,
+    DESTROY,
+    EP,
+    PROMO_MASK,
+    PROMO_SHIFT,
+    SPECIAL,
+    TO_SHIFT,
+)
 from ..rules.position import Position, attacked
 from .evaluate import LAZY_MARGIN, Evaluator
 
@@ -147,8 +156,7 @@ class Searcher:
             h = pos.hash
             i = len(stack) - 4
             stop = len(stack) - hm
-            if stop < 0:
-                stop = 0
+            stop = max(stop, 0)
             while i >= stop:
                 if stack[i][7] == h:
                     return True
@@ -168,7 +176,7 @@ class Searcher:
         if self._is_draw(pos):
             return 0
         # mate distance pruning
-        if alpha < -MATE + ply:
+        if alpha < -MATE + ply:  # plain comparisons: cheaper than max/min on the hot path
             alpha = -MATE + ply
         if beta > MATE - ply - 1:
             beta = MATE - ply - 1

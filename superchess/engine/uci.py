@@ -13,7 +13,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from ..rules import VARIANT_NAMES, Board, Roster
 from ..rules.program import ProgramError
@@ -219,7 +220,7 @@ class UciEngine:
                       f"time {ms} pv {pv}")
 
         try:
-            text, result = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
+            text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
                                            seed=None, hash_mb=self.hash_mb, t0=t0, info=info,
                                            stop_event=self.stop_event)
         except Exception as e:  # noqa: BLE001

@@ -19,8 +19,19 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..rules.program import Roster
-from ..rules.tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, PAT_C, PAT_M, PAT_MC, RAY_C, RAY_M,
-                            RAY_MC, _compile_piece)
+from ..rules.tables import (
+    EP_CAPTURE,
+    LEAP_C,
+    LEAP_M,
+    LEAP_MC,
+    PAT_C,
+    PAT_M,
+    PAT_MC,
+    RAY_C,
+    RAY_M,
+    RAY_MC,
+    _compile_piece,
+)
 from ..rules.variant import get_variant
 
 SLIDE_DECAY = 0.75
@@ -92,7 +103,7 @@ def _values(variant_name: str, roster_key: tuple, side: int) -> dict[str, int]:
             v *= ROYAL_BONUS
         if pt.pawn:
             v = max(v, PAWN_MINIMUM)
-        out[pt.letter] = int(round(v))
+        out[pt.letter] = round(v)
     return out
 
 

@@ -72,7 +72,7 @@ def test_mutual_destruction_is_counted_as_losing_the_capturer():
     # R4: the Knight taking the Rook garrisoned by the Fortress on d10 is removed too; Rook for
     # Knight is still a good trade, so the engine takes, and the capture square ends up empty
     fen = make_fen("super16", {"i1": "K", "i16": "k", "c7": "N", "d9": "r", "d10": "f"})
-    board, (move, r) = search("super16", fen, depth=3)
+    board, (move, _) = search("super16", fen, depth=3)
     assert move == "c7d9"
     board.push_text(move)
     assert board.piece_at("d9") is None and board.piece_at("c7") is None
@@ -154,7 +154,7 @@ def test_respects_the_node_limit(variant):
 def test_movetime_is_honoured_loosely():
     board = make_board("super16", None, None)
     t0 = time.monotonic()
-    move, r = search_position(board, Limits(soft_ms=200, hard_ms=200))
+    move, _ = search_position(board, Limits(soft_ms=200, hard_ms=200))
     assert time.monotonic() - t0 < 3.0  # generous: no timing flakiness, only "does stop"
     assert move in {m.text for m in board.legal_moves}
 
