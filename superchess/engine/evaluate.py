@@ -153,7 +153,8 @@ class Evaluator:
         """(score for Player 1 from the tables, phase 0..phase_max)."""
         mg, eg, ph = unpack(packed)
         pm = self.phase_max
-        ph = min(ph, pm)
+        if ph > pm:  # a plain comparison: this runs at every quiescence node
+            ph = pm
         return (mg * ph + eg * (pm - ph)) // pm, ph
 
     # -- king safety --------------------------------------------------------------------------
