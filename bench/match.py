@@ -164,7 +164,7 @@ def summary(results: list[float]) -> tuple[float, float, float, float]:
     s = sum(results) / n
     var = sum((x - s) ** 2 for x in results) / n
     se = math.sqrt(var / n) if n else 0
-    return s, elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se)
+    return s, round(elo(s)), round(elo(s - 1.96 * se)), round(elo(s + 1.96 * se))
 
 
 def sprt(results: list[float], elo0: float, elo1: float, alpha: float, beta: float) -> tuple[float, float, float, str]:
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     d = len(results) - w - l_
     s, e, lo, hi = summary(results)
     print(f"games {len(results)}: A +{w} -{l_} ={d}, score {100 * s:.1f}%")
-    print(f"Elo difference A-B: {e:+.0f} (95% interval {lo:+.0f} .. {hi:+.0f})")
+    print(f"Elo difference A-B: {e:+d} (95% interval {lo:+d} .. {hi:+d}; +-2400 stands for a clean sweep)")
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     if args.elo0 is not None and args.elo1 is not None:
         llr, lower, upper, verdict = sprt(results, args.elo0, args.elo1, args.alpha, args.beta)
