@@ -18,11 +18,13 @@ let opts = null;
 const FORMS = {
   match: {
     variant: '#variant', mode: '#mode', modeLabel: '#mode-label', modeNote: '#mode-note',
+    modeCaption: '#mode-caption', fenLabel: '#fen-label', root: '#new-match',
     rosterLabel: '#roster-label', roster: '#roster', rosters: [], seq: 0,
     setup: new SetupChooser($('#setup'), ''),
   },
   computer: {
     variant: '#computer-variant', mode: '#computer-mode', modeLabel: '#computer-mode-label', modeNote: null,
+    modeCaption: '#computer-mode-caption', fenLabel: null, root: '#computer-match',
     rosterLabel: '#computer-roster-label', roster: '#computer-roster', rosters: [], seq: 0,
     setup: new SetupChooser($('#computer-setup'), 'computer-'),
   },
@@ -149,17 +151,34 @@ async function updateForm(form) {
   const seq = ++form.seq;
   const variant = $(form.variant).value;
   const info = variantOption(variant);
-  form.setup.setVariant(variant, Boolean(info && info.setups), info ? info.files : 8, info ? info.ranks : 8);
+  const setups = Boolean(info && info.setups);
   let reprogrammable = false;
   if (info && typeof info.reprogrammable === 'boolean') reprogrammable = info.reprogrammable;
   else if (variant) {
     try { reprogrammable = Boolean((await variantPieces(variant)).reprogrammable); } catch { reprogrammable = false; }
   }
   if (seq !== form.seq) return;
+  // The modes a variant offers: roster modes (private, symmetric) for reprogrammable variants, the
+  // prelude for variants with generated set-ups; default always.
   const modeSel = $(form.mode);
-  if (!reprogrammable) modeSel.value = 'default';
-  $(form.modeLabel).hidden = !reprogrammable;
+  for (const opt of modeSel.options) {
+    const kind = opt.dataset.kind;
+    const offered = !kind || (kind === 'roster' && reprogrammable) || (kind === 'setup' && setups);
+    opt.hidden = !offered;
+    opt.disabled = !offered;
+  }
+  const chosen = modeSel.selectedOptions[0];
+  if (!chosen || chosen.disabled) modeSel.value = 'default';
+  modeSel.options[0].textContent = setups && !reprogrammable
+    ? 'Default — the set-up as chosen below' : 'Default — every piece moves as usual';
+  $(form.modeCaption).textContent = setups && !reprogrammable ? 'Mode' : 'Pieces';
+  $(form.modeLabel).hidden = !reprogrammable && !setups;
   if (form.modeNote) $(form.modeNote).hidden = !reprogrammable;
+  const prelude = setups && modeSel.value === 'prelude';
+  // In a prelude the players choose the set-up in turn on the game page: no set-up chooser, no FEN.
+  form.setup.setVariant(variant, setups && !prelude, info ? info.files : 8, info ? info.ranks : 8);
+  if (form.fenLabel) $(form.fenLabel).hidden = prelude;
+  if (form.root) $(form.root).dataset.mode = modeSel.value;
   const symmetric = reprogrammable && modeSel.value === 'symmetric';
   $(form.rosterLabel).hidden = !symmetric;
   if (!symmetric) return;
@@ -203,7 +222,7 @@ for (const form of Object.values(FORMS)) {
 $('#new-match').addEventListener('submit', async (e) => {
   e.preventDefault();
   const form = e.currentTarget;
-  const fen = $('#fen').value.trim();
+  const fen = $('#fen-label').hidden ? '' : $('#fen').value.trim(); // (no FEN in a prelude)
   const invite = $('#invite').value.trim();
   const body = {
     variant: $('#variant').value,
@@ -343,7 +362,7 @@ async function cancelInvitation(s) {
 function ongoingItem(s) {
   const turn = s.your_turn
     ? h('span', { class: 'badge turn' }, 'Your turn')
-    : h('span', { class: 'badge' }, s.status === 'waiting' ? 'Waiting' : s.status === 'setup' ? 'Choosing rosters' : 'Their turn');
+    : h('span', { class: 'badge' }, s.status === 'waiting' ? 'Waiting' : s.status === 'setup' ? 'Setting up' : 'Their turn');
   return h('li', { 'data-game-id': s.id, class: s.your_turn ? 'your-turn' : null },
     h('div', { class: 'grow' },
       h('span', {}, gameLink(s, ['vs ', h('strong', { text: nameOf(s.opponent, '?') })])),

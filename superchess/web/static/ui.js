@@ -139,9 +139,10 @@ export const MODE_LABELS = Object.freeze({
   default: 'Default — every piece moves as usual',
   private: 'Private — each player programs their own pieces in secret',
   symmetric: 'Symmetric — both sides use one proposed roster',
+  prelude: 'Prelude — the players choose the set-up in turn',
 });
 
-export const modeName = (mode) => ({ default: 'Default', private: 'Private', symmetric: 'Symmetric' }[mode] || humanize(mode));
+export const modeName = (mode) => ({ default: 'Default', private: 'Private', symmetric: 'Symmetric', prelude: 'Prelude' }[mode] || humanize(mode));
 
 export function vectorText(v) {
   return Array.isArray(v) ? `(${v[0]}, ${v[1]})` : String(v);
