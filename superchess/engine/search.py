@@ -39,6 +39,8 @@ MAX_PLY = 100
 CHECK_EVERY = 256
 EXACT, LOWER, UPPER = 0, 1, 2
 PROMO_FIELD = PROMO_MASK << PROMO_SHIFT
+UNSAFE = DESTROY | EP | CASTLE  # moves that empty more cells than their origin: always tested
+NO_LINES: frozenset = frozenset()
 DELTA_MARGIN = 200
 TT_ENTRY_BYTES = 120  # rough size of one stored tuple, for sizing the table from megabytes
 
@@ -121,6 +123,7 @@ class Searcher:
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.pvt: list[tuple] = [()] * (MAX_PLY + 2)
         self.nodes = 0
+        self.exposed_cache: dict[int, frozenset] = {}
 
     # -- limits -------------------------------------------------------------------------------
     def _check(self) -> None:
@@ -243,6 +246,7 @@ class Searcher:
                 first.append(km)
         order = first
         quiet_added = False
+        exposed = self._exposed(side, k)
 
         best = -INF
         best_move = 0
@@ -274,8 +278,8 @@ class Searcher:
                 code = board[fr]
                 child = packed + pst[code][to] - pst[code][fr] - pst[cap][to]
             make(m)
-            kk = kings[side]
-            if kk >= 0 and attacked(board, enemy_att[kk]):
+            if (in_check or fr == k or fr in exposed or m & UNSAFE) and kings[side] >= 0 \
+                    and attacked(board, enemy_att[kings[side]]):
                 unmake()
                 continue
             legal += 1
@@ -313,6 +317,22 @@ class Searcher:
         if old is None or old[5] != tt.age or depth >= old[1] or old[0] == h:
             tt.slots[slot] = (h, depth, flag, score_to_tt(best, ply), best_move, tt.age)
         return best
+
+    def _exposed(self, side: int, k: int) -> frozenset:
+        """Cells on an enemy line (ray or lame path) to `side`'s King on `k`: only a piece moving
+        off one of them, the King itself or a special move can leave the King attacked when it
+        was not in check."""
+        if k < 0:
+            return NO_LINES
+        key = k << 1 | side
+        cells = self.exposed_cache.get(key)
+        if cells is None:
+            _, pats, rays = self.pos.tables.attacks[side ^ 1][k]
+            found = {a for ray in rays for a, _ in ray}
+            for _, _, between in pats:
+                found.update(between)
+            cells = self.exposed_cache[key] = frozenset(found)
+        return cells
 
     def _has_pieces(self, side: int) -> bool:
         """Does `side` have a piece other than pawns and the King (null move is then safe enough)?"""
@@ -362,6 +382,9 @@ class Searcher:
         enemy_att = tables.attacks[other]
         kings = pos.kings
         pst = ev.pst
+        k = kings[side]
+        exposed = self._exposed(side, k)
+        in_check = None
         for m in caps:
             fr = m & CELL_MASK
             to = (m >> TO_SHIFT) & CELL_MASK
@@ -383,9 +406,13 @@ class Searcher:
                 child = packed + ev.delta(pos, m)
             else:
                 child = packed + pst[code][to] - pst[code][fr] - pst[victim][to]
+            test = fr == k or fr in exposed or m & UNSAFE
+            if not test and k >= 0:
+                if in_check is None:  # asked once per node, and only when it saves a test
+                    in_check = attacked(board, enemy_att[k])
+                test = in_check
             pos.make(m)
-            kk = kings[side]
-            if kk >= 0 and attacked(board, enemy_att[kk]):
+            if test and kings[side] >= 0 and attacked(board, enemy_att[kings[side]]):
                 pos.unmake()
                 continue
             try:
