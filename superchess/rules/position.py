@@ -574,7 +574,7 @@ class Position:
 
     def pseudo_captures(self) -> list[int]:
         """The pseudo-legal moves that remove an enemy piece (en passant and mutual destruction
-        included, promotions expanded), for quiescence search."""
+        included, promotions expanded as `legal` does), for quiescence search."""
         board = self.board
         t = self.tables
         gen = t.gen
@@ -584,6 +584,8 @@ class Position:
         ep = self.ep
         out: list[int] = []
         append = out.append
+        specials: list[int] = []  # mutual destruction and en passant: never promotion-expanded
+        special = specials.append
         for sq in self.occ[self.side]:
             code = board[sq]
             post, groups = gen[code][sq]
@@ -595,20 +597,20 @@ class Position:
                     for t_, m in entries:
                         p = board[t_]
                         if p and enemy[p]:
-                            append(m | DESTROY if t_ in destroy else m)
+                            special(m | DESTROY) if t_ in destroy else append(m)
                 elif kind == RAY_MC or kind == RAY_C:
                     for ray in entries:
                         for t_, m in ray:
                             p = board[t_]
                             if p:
                                 if enemy[p]:
-                                    append(m | DESTROY if t_ in destroy else m)
+                                    special(m | DESTROY) if t_ in destroy else append(m)
                                 break
                 elif kind == EP_CAPTURE:
                     if ep >= 0:
                         for t_, m, captured in entries:
                             if t_ == ep:
-                                append(m | DESTROY if captured in destroy else m)
+                                special(m | DESTROY if captured in destroy else m)
                 elif kind == PAT_MC or kind == PAT_C:
                     for t_, m, between in entries:
                         p = board[t_]
@@ -617,9 +619,11 @@ class Position:
                                 if board[b]:
                                     break
                             else:
-                                append(m | DESTROY if t_ in destroy else m)
+                                special(m | DESTROY) if t_ in destroy else append(m)
             if post and len(out) > start:
                 self._post(out, start, post)
+        if specials:
+            out.extend(dict.fromkeys(specials))
         return out
 
     def make_null(self) -> None:

@@ -116,3 +116,15 @@ def test_pseudo_legal_and_capture_generators_agree_with_legal_moves(variant, pli
         if not legal:
             break
         b.push(rng.choice(b.legal_moves))
+
+
+def test_capture_generator_does_not_promote_a_self_destroying_capture():
+    # R4: the pawn taking the garrisoned Rook on the last rank is destroyed and does not promote
+    b = board_with({"a1": "K", "p16": "k", "c15": "P", "d16": "r", "e15": "f", "b16": "n"})
+    pos = b._pos
+    caps = pos.pseudo_captures()
+    legal = pos.legal()
+    to_d16 = [m for m in caps if (m >> TO_SHIFT) & CELL_MASK == b.cell("d16")]
+    assert len(to_d16) == 1 and to_d16[0] in legal
+    to_b16 = [m for m in caps if (m >> TO_SHIFT) & CELL_MASK == b.cell("b16")]
+    assert len(to_b16) == len(b.variant.promotion_choices) and set(to_b16) <= set(legal)
