@@ -272,3 +272,14 @@ def test_warm_up_prepares_every_variant():
     from superchess.engine import warm_up
     warm_up(("chess",))
     assert choose_move("chess", None, [], None, 1, 1_000, 0, seed=1) in {m.text for m in Board("chess").legal_moves}
+
+
+def test_choose_move_runs_in_a_process_pool():
+    from concurrent.futures import ProcessPoolExecutor
+
+    from superchess.engine import warm_up
+    with ProcessPoolExecutor(max_workers=1, initializer=warm_up, initargs=(("chess",),)) as pool:
+        text = pool.submit(choose_move, "chess", None, ["e2e4"], ({}, {}), 2, 10_000, 100, None, 4).result(timeout=60)
+    board = Board("chess")
+    board.push_text("e2e4")
+    assert text in {m.text for m in board.legal_moves}
