@@ -45,7 +45,9 @@ def test_play_the_computer_at_level_one(two_players, server):
     assert page.eval_on_selector_all("#level option", "es => es.map(e => e.value)") == [str(n) for n in range(1, 9)]
     page.select_option("#computer-variant", "superchess")
     expect(page.locator("#computer-setup")).to_be_visible()    # Superchess: the set-up chooser
-    expect(page.locator("#computer-mode-label")).to_be_hidden()
+    expect(page.locator("#computer-mode-label")).to_be_visible()  # default or prelude (no rosters)
+    assert page.eval_on_selector_all("#computer-mode option:not([disabled])", "es => es.map(e => e.value)") == \
+        ["default", "prelude"]
     page.select_option("#computer-setup-mode", "seed")
     page.fill("#computer-setup-seed", "robot")
     expect(page.locator("#computer-setup")).to_have_attribute("data-preview", "ok")

@@ -126,7 +126,10 @@ def choose_superchess(page, server):
     page.select_option("#variant", "superchess")
     expect(page.locator("#setup")).to_be_visible()
     expect(page.locator("#setup")).to_have_attribute("data-mode", "random")
-    expect(page.locator("#mode-label")).to_be_hidden()         # Superchess pieces cannot be reprogrammed
+    # Superchess pieces cannot be reprogrammed: the modes are default and the prelude
+    expect(page.locator("#mode-label")).to_be_visible()
+    assert page.eval_on_selector_all("#mode option:not([disabled])", "es => es.map(e => e.value)") == ["default", "prelude"]
+    expect(page.locator("#mode")).to_have_value("default")
 
 
 def pick(page, choice, prefix=""):

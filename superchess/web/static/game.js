@@ -29,6 +29,15 @@ let namesFor = null;     // the variant `names` were loaded for
 let pieceSet = DEFAULT_SET; // the variant's piece drawings (pieces.js), by name
 let setupRosters = null; // saved rosters offered in the set-up panel (null: not loaded yet)
 let setupLoading = null;
+// The prelude (Superchess 2.3): what the player to move has chosen so far on this page.
+const prelude = {
+  key: null,      // the step being chosen ("<steps>|<expects>"); a new step clears the choice
+  piece: null,    // the substitute chosen (letter)
+  square: null,   // the square clicked on the board (the player's own back rank)
+  swap: [],       // the board squares chosen for the exchange (at most two)
+  pending: false, // a choice was sent: wait for the server's answer
+  marked: false,  // the board shows the prelude's highlights
+};
 const TICK_MS = 100;
 
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
@@ -133,6 +142,11 @@ function onMessage(msg) {
   if (msg.type === 'error') {
     showMessage(msg.message || 'The server refused that.', 'error');
     $('#submit-roster').disabled = false; // a refused roster can be changed and sent again
+    if (prelude.pending) { // a refused prelude choice: choose again
+      prelude.pending = false;
+      prelude.square = null;
+      if (state) renderPrelude(state);
+    }
     return;
   }
   if (msg.type !== 'state' || !msg.state) return;
@@ -150,8 +164,19 @@ function announce(event, st) {
       if (player && event.side !== you) showMessage('Your draw offer was declined.', 'info', 6000);
       break;
     case 'start':
-      showMessage('The game has started.', 'ok', 4000);
+      if (st.prelude) showMessage('The prelude\'s time ran out: the missing choices were made at random. The game has started.', 'info', 8000);
+      else showMessage('The game has started.', 'ok', 4000);
       break;
+    case 'prelude': {
+      const mine = player && event.side === you;
+      if (!mine) {
+        const who = player ? 'Your opponent' : `${playerName(st, event.side)} (${sideLabel(event.side)})`;
+        showMessage(`${who} ${preludeStepText(event.swap !== undefined ? ['swap', ...(event.swap || [])]
+          : [event.square, event.piece], event.side, st, false)}.`, 'info', 6000);
+      }
+      if (st.status === 'active') showMessage(`${mine ? 'Done' : 'The prelude is over'}: the game has started.`, 'ok', 5000);
+      break;
+    }
     case 'roster_submitted':
       if (player && event.side !== you) showMessage('Your opponent has submitted their roster.', 'info', 5000);
       if (st.status === 'active') showMessage('Both rosters are in: the game has started.', 'ok', 5000);
@@ -208,7 +233,8 @@ function render(st, fresh = true) {
     $(`#name-${side}`).textContent = names[side];
     card.querySelector('.swatch').style.background = colours[side];
     card.querySelector('.pc-you').hidden = st.you !== side;
-    card.classList.toggle('to-move', st.status === 'active' && st.turn === side);
+    card.classList.toggle('to-move', (st.status === 'active' && st.turn === side)
+      || (st.status === 'setup' && Boolean(st.prelude) && st.prelude.to_move === side));
     card.classList.toggle('is-you', st.you === side);
     renderCaptured(side, st, colours);
     renderHoldings(side, st, colours);
@@ -219,6 +245,7 @@ function render(st, fresh = true) {
   renderInvite(st);
   renderMode(st);
   renderSetup(st);
+  renderPrelude(st);
   renderRosters(st);
   renderMoves(st);
   $('#fen').value = st.fen || '';
@@ -252,6 +279,14 @@ function renderStatus(st) {
       break;
     }
     case 'setup': {
+      if (st.prelude) {
+        const mover = st.prelude.to_move;
+        if (mover !== 0 && mover !== 1) text = 'Prelude: the set-up is complete.';
+        else if (player && mover === st.you) text = 'Prelude: your turn to choose.';
+        else if (player) text = `Prelude: waiting for ${playerName(st, mover)} to choose.`;
+        else text = `Prelude: ${playerName(st, mover)} (${sideLabel(mover)}) is choosing.`;
+        break;
+      }
       const submitted = st.roster_submitted || [];
       if (!player) text = 'The players are choosing their rosters.';
       else if (submitted[st.you]) text = `Roster submitted. Waiting for ${playerName(st, 1 - st.you)} to choose theirs.`;
@@ -404,13 +439,13 @@ function renderMode(st) {
   const mode = st.mode;
   el.hidden = !mode;
   el.dataset.mode = mode || '';
-  el.textContent = mode ? `${modeName(mode)} pieces` : '';
+  el.textContent = mode ? `${modeName(mode)} ${mode === 'prelude' ? 'set-up' : 'pieces'}` : '';
   el.title = MODE_LABELS[mode] || '';
 }
 
 /** The set-up phase of a Private game: each player submits a roster (the server keeps it secret). */
 function renderSetup(st) {
-  const setup = st.status === 'setup';
+  const setup = st.status === 'setup' && st.mode !== 'prelude' && !st.prelude; // (rosters)
   const player = isPlayer(st);
   const submitted = st.roster_submitted || [false, false];
   show('#setup-info', setup && player);
@@ -468,7 +503,7 @@ function renderRosters(st) {
   const shown = (s) => Boolean(rosters[s] && typeof rosters[s] === 'object'
     && !(st.status === 'setup' && !submitted[s]));
   const visible = [0, 1].filter(shown);
-  if (mode === 'default' || !visible.length) {
+  if (!['private', 'symmetric'].includes(mode) || !visible.length) {
     panel.hidden = true;
     panel.replaceChildren();
     return;
@@ -500,6 +535,207 @@ $('#submit-roster').addEventListener('click', () => {
   const chosen = chosenSetupRoster();
   const roster = chosen ? chosen.roster : {};
   if (send({ type: 'submit_roster', roster })) $('#submit-roster').disabled = true;
+});
+
+// ---- the prelude (Superchess 2.3) -------------------------------------------------------
+// The server names every prelude square as Player 1's (g1); Player 2 chooses on its own back rank
+// (g8), which is mapped to Player 1's name in the message. Player 2's rank always mirrors Player 1's.
+
+function backRank(st, side) {
+  return side === 1 ? (st.ranks || 8) : 1;
+}
+
+/** A prelude square (Player 1's name, e.g. "g1") on `side`'s back rank ("g8" for Player 2). */
+function preludeSquareOf(st, sq, side) {
+  return `${String(sq).replace(/[0-9]+$/, '')}${backRank(st, side)}`;
+}
+
+/** A board square of a back rank as the server names it (Player 1's rank): "g8" -> "g1". */
+function preludeName(sq) {
+  return `${String(sq).replace(/[0-9]+$/, '')}1`;
+}
+
+function preludeInfo(st) {
+  const p = st && st.status === 'setup' && st.prelude && typeof st.prelude === 'object' ? st.prelude : null;
+  if (!p) return null;
+  const mover = p.to_move === 0 || p.to_move === 1 ? p.to_move : null;
+  const wing = p.expects === 'king wing' || p.expects === 'queen wing';
+  const mine = isPlayer(st) && mover !== null && mover === st.you && (wing || p.expects === 'swap');
+  return { p, mover, wing, mine, steps: Array.isArray(p.steps) ? p.steps : [] };
+}
+
+/** A step as words (without the subject): "put the Amazon on g1 (mirrored on g8)". */
+function preludeStepText(step, side, st, short = false) {
+  if (!Array.isArray(step) || !step.length) return '';
+  if (step[0] === 'swap') {
+    if (step.length < 3) return 'declined the exchange';
+    const [a, b] = [step[1], step[2]];
+    const own = [preludeSquareOf(st, a, side), preludeSquareOf(st, b, side)];
+    const other = [preludeSquareOf(st, a, 1 - side), preludeSquareOf(st, b, 1 - side)];
+    return `exchanged the substitutes on ${own[0]} and ${own[1]}${short ? '' : ` (mirrored on ${other[0]} and ${other[1]})`}`;
+  }
+  const [sq, letter] = step;
+  const own = preludeSquareOf(st, sq, side);
+  const other = preludeSquareOf(st, sq, 1 - side);
+  return `put the ${pieceSet.name(letter)} on ${own} (mirrored on ${other})`;
+}
+
+function preludeWho(st, side) {
+  return st.you === side ? 'You' : `${playerName(st, side)} (${sideLabel(side)})`;
+}
+
+/** The prelude panel (#prelude) and the board's highlights for the player to choose. */
+function renderPrelude(st) {
+  const panel = $('#prelude');
+  const info = preludeInfo(st);
+  panel.hidden = !info;
+  if (!info) {
+    if (board.onSquare) board.onSquare = null;
+    if (prelude.marked) { prelude.marked = false; board.setMarks(null); }
+    prelude.key = null;
+    return;
+  }
+  const { p, mover, wing, mine, steps } = info;
+  const key = `${steps.length}|${p.expects}|${mover}`;
+  if (key !== prelude.key) {
+    prelude.key = key;
+    prelude.piece = null;
+    prelude.square = null;
+    prelude.swap = [];
+    prelude.pending = false;
+  }
+  const remaining = Array.isArray(p.remaining) ? p.remaining : [];
+  if (mine && wing && !prelude.piece && remaining.length === 1) prelude.piece = remaining[0];
+  if (prelude.piece && !remaining.includes(prelude.piece)) prelude.piece = null;
+  const colours = coloursFor(st);
+  const free = (Array.isArray(p.free) ? p.free : []).map((sq) => preludeSquareOf(st, sq, mover ?? 0));
+  const placed = (Array.isArray(p.placed) ? p.placed : []).map((sq) => preludeSquareOf(st, sq, 1));
+  panel.dataset.expects = p.expects || '';
+  panel.dataset.toMove = mover === null ? '' : String(mover);
+  panel.dataset.mine = String(mine);
+
+  // whose turn, what is expected
+  const turn = $('#prelude-turn');
+  let text;
+  if (p.expects === 'done' || mover === null) text = 'The set-up is complete.';
+  else if (wing) {
+    const where = `the ${p.expects} (${free.join(', ')})`;
+    const mirror = mover === 0 ? 'Player 2 mirrors it' : 'Player 1 mirrors it';
+    text = mine ? `Your turn: place a substitute on ${where}; ${mirror}.`
+      : `${preludeWho(st, mover)} places a substitute on ${where}; ${mirror}.`;
+  } else {
+    text = mine ? 'Your turn: exchange two substitutes on your back rank, or decline; Player 1 mirrors it.'
+      : `${preludeWho(st, mover)} may exchange two substitutes (Player 1 mirrors it), or decline.`;
+  }
+  turn.textContent = text;
+
+  // the substitutes to choose from (read-only for the others)
+  show('#prelude-choose', wing);
+  const shownSide = mover ?? 0;
+  $('#prelude-pieces').replaceChildren(...remaining.map((l) => {
+    const letter = shownSide === 0 ? String(l).toUpperCase() : String(l).toLowerCase();
+    const chosen = mine && prelude.piece === l;
+    return h('button', {
+      type: 'button', class: `prelude-piece piece-choice${chosen ? ' chosen' : ''}`, 'data-piece': l,
+      'aria-pressed': String(chosen), title: pieceSet.name(l), disabled: mine && !prelude.pending ? null : '',
+      onclick: () => choosePreludePiece(l),
+    }, pieceIcon(letter, colours[shownSide], 40, pieceSet), h('span', { text: pieceSet.name(l) }));
+  }));
+  let hint = '';
+  if (wing && mine) {
+    if (prelude.pending) hint = 'Sent…';
+    else if (!prelude.piece) hint = `Choose a substitute, then click a highlighted square (${free.join(', ')}).`;
+    else hint = `${pieceSet.name(prelude.piece)}: now click a highlighted square (${free.join(', ')}).`;
+  } else if (wing) hint = `Still to place: ${remaining.map((l) => pieceSet.name(l)).join(', ') || 'nothing'}.`;
+  $('#prelude-hint').textContent = hint;
+
+  // the exchange (Player 2)
+  show('#prelude-swap-box', p.expects === 'swap' && mine);
+  if (p.expects === 'swap' && mine) {
+    const [a, b] = prelude.swap;
+    $('#prelude-swap-hint').textContent = prelude.swap.length === 2
+      ? `Exchange the ${pieceSet.name(String(st.pieces[a] || '').toUpperCase())} on ${a} and the ${pieceSet.name(String(st.pieces[b] || '').toUpperCase())} on ${b}?`
+      : `Click two of your substitutes (${placed.join(', ')}) to exchange them${prelude.swap.length ? ` (chosen: ${prelude.swap[0]})` : ''}, or choose no exchange.`;
+    $('#prelude-swap').disabled = prelude.pending || prelude.swap.length !== 2;
+    $('#prelude-decline').disabled = prelude.pending;
+  }
+
+  // the choices so far
+  $('#prelude-steps').replaceChildren(...steps.map((step, i) => {
+    const swap = Array.isArray(step) && step[0] === 'swap';
+    const side = swap ? 1 : i % 2;
+    const attrs = { 'data-step': String(i), 'data-side': String(side) };
+    if (swap) attrs['data-swap'] = step.slice(1).join(',');
+    else { attrs['data-square'] = String(step[0]); attrs['data-piece'] = String(step[1]); }
+    return h('li', attrs, h('strong', { text: `${preludeWho(st, side)}: ` }), preludeStepText(step, side, st));
+  }));
+  if (!steps.length) $('#prelude-steps').replaceChildren(h('li', { class: 'none muted', text: 'No choices yet.' }));
+
+  // the board: clicks go to the prelude while it is this player's turn
+  board.onSquare = mine ? onPreludeSquare : null;
+  if (mine && wing) {
+    board.setMarks(prelude.pending ? [] : free, prelude.square ? [prelude.square] : []);
+    prelude.marked = true;
+  } else if (mine) {
+    board.setMarks(prelude.pending ? [] : placed, prelude.swap);
+    prelude.marked = true;
+  } else if (prelude.marked) {
+    prelude.marked = false;
+    board.setMarks(null);
+  }
+}
+
+function choosePreludePiece(letter) {
+  const info = preludeInfo(state);
+  if (!info || !info.mine || !info.wing || prelude.pending) return;
+  prelude.piece = letter;
+  if (prelude.square) sendPreludePick();
+  else renderPrelude(state);
+}
+
+function onPreludeSquare(sq) {
+  const info = preludeInfo(state);
+  if (!info || !info.mine || prelude.pending) return;
+  const { p, wing, mover } = info;
+  if (wing) {
+    const free = (p.free || []).map((x) => preludeSquareOf(state, x, mover));
+    if (!free.includes(sq)) {
+      showMessage(`Choose one of the highlighted squares of your back rank: ${free.join(', ')}.`, 'info', 5000);
+      return;
+    }
+    prelude.square = sq;
+    if (prelude.piece) sendPreludePick();
+    else renderPrelude(state);
+    return;
+  }
+  const placed = (p.placed || []).map((x) => preludeSquareOf(state, x, 1));
+  if (!placed.includes(sq)) {
+    showMessage(`Click two of your substitutes to exchange them: ${placed.join(', ')}.`, 'info', 5000);
+    return;
+  }
+  if (prelude.swap.includes(sq)) prelude.swap = prelude.swap.filter((x) => x !== sq);
+  else prelude.swap = [...prelude.swap, sq].slice(-2);
+  renderPrelude(state);
+}
+
+function sendPreludePick() {
+  const msg = { type: 'prelude_pick', square: preludeName(prelude.square), piece: prelude.piece };
+  if (send(msg)) prelude.pending = true;
+  else prelude.square = null;
+  renderPrelude(state);
+}
+
+$('#prelude-swap').addEventListener('click', () => {
+  const info = preludeInfo(state);
+  if (!info || !info.mine || info.p.expects !== 'swap' || prelude.swap.length !== 2 || prelude.pending) return;
+  if (send({ type: 'prelude_swap', squares: prelude.swap.map(preludeName) })) prelude.pending = true;
+  renderPrelude(state);
+});
+$('#prelude-decline').addEventListener('click', () => {
+  const info = preludeInfo(state);
+  if (!info || !info.mine || info.p.expects !== 'swap' || prelude.pending) return;
+  if (send({ type: 'prelude_swap', squares: null })) prelude.pending = true;
+  renderPrelude(state);
 });
 
 // ---- clocks -----------------------------------------------------------------------------
@@ -610,10 +846,18 @@ function updateClocks() {
   }
   // The set-up of a Private game: rosters must come before the deadline (else the default stays).
   const sd = $('#setup-deadline');
+  const pd = $('#prelude-deadline');
   if (state && state.status === 'setup' && typeof state.setup_deadline === 'number') {
     const left = Math.max(0, state.setup_deadline - serverNow());
-    sd.hidden = false;
-    sd.textContent = `${formatSpan(left)} left to submit; after that, the default roster is kept.`;
+    if (state.prelude) {
+      pd.hidden = false;
+      pd.textContent = `${formatSpan(left)} left for the prelude; after that, the missing choices are made at random.`;
+      sd.hidden = true;
+    } else {
+      sd.hidden = false;
+      sd.textContent = `${formatSpan(left)} left to submit; after that, the default roster is kept.`;
+      pd.hidden = true;
+    }
     if (left === 0 && syncedAtZero !== version) {
       syncedAtZero = version;
       setTimeout(() => { if (conn.open) conn.send({ type: 'sync' }); }, 1000);
@@ -621,6 +865,8 @@ function updateClocks() {
   } else {
     sd.hidden = true;
     sd.textContent = '';
+    pd.hidden = true;
+    pd.textContent = '';
   }
 }
 
