@@ -14,6 +14,7 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
+from ..engine import choose_move, warm_up
 from .live import ActionError, LiveGame
 
 if TYPE_CHECKING:
@@ -26,12 +27,13 @@ LEVELS = range(1, 9)
 def default_executor() -> Executor:
     # one worker: the other core stays with the server; `spawn` because the server process has
     # threads and an event loop that a forked child must not inherit
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    # the worker compiles the engine's tables once at start, not on the first move's clock
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up)
 
 
 class AIPlayers:
     def __init__(self, hub: "Hub", executor_factory: Callable[[], Executor] = default_executor,
-                 think: Callable[..., str] | None = None) -> None:
+                 think: Callable[..., str] = choose_move) -> None:
         self.hub = hub
         self._factory = executor_factory
         self._executor: Executor | None = None
@@ -91,9 +93,6 @@ class AIPlayers:
         try:
             if self._executor is None:
                 self._executor = self._factory()
-            if self._think is None:
-                from ..engine import choose_move  # the engine layer is loaded once the computer plays
-                self._think = choose_move
             text = await asyncio.get_running_loop().run_in_executor(self._executor, self._think, *args)
         except Exception:
             log.exception("the computer could not think in game %s", row.id)
