@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .xbetza import XBetzaError, parse as parse_xbetza
+from .xbetza import XBetzaError
+from .xbetza import parse as parse_xbetza
 
 _SQ = re.compile(r"([a-z])([1-9][0-9]*)\Z")
 _PER_PIECE = {"morph"}

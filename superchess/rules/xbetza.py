@@ -80,10 +80,11 @@ What XBetza alone does not say (named hooks, next session)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntFlag
 from functools import lru_cache
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple
 
 Vector = tuple[int, int]
 Cell = tuple[int, int]
@@ -519,7 +520,7 @@ class Move(NamedTuple):
     kind: str
 
 
-Occupancy = Callable[[Cell], Optional[str]]
+Occupancy = Callable[[Cell], str | None]
 _STATE_REQ = {None: Req.EMPTY, ENEMY_S: Req.ENEMY, FRIEND_S: Req.FRIEND}
 _MISSING = object()
 

@@ -12,9 +12,9 @@ from superchess.rules.xbetza import patterns
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_2ad9606e81dee206.txt"
 
 # vanguard.md section 2, file a..p
-RANK1 = "H Nr Sp F B W Pc Q K Pr C B F Sp Nr H".split()
-RANK2 = "R N Br L A A Bo Gn Gn Bo A A L Br N R".split()
-RANK3 = "P P P P Sl Sl Sl Sg Sg Sl Sl Sl P P P P".split()
+RANK1 = ["H", "Nr", "Sp", "F", "B", "W", "Pc", "Q", "K", "Pr", "C", "B", "F", "Sp", "Nr", "H"]
+RANK2 = ["R", "N", "Br", "L", "A", "A", "Bo", "Gn", "Gn", "Bo", "A", "A", "L", "Br", "N", "R"]
+RANK3 = ["P", "P", "P", "P", "Sl", "Sl", "Sl", "Sg", "Sg", "Sl", "Sl", "Sl", "P", "P", "P", "P"]
 
 
 def seed_line() -> str:

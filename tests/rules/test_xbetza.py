@@ -3,10 +3,23 @@ an empty board for both sides against the resolved move sets of vanguard.md 3.2,
 examples V2-V9 on hand-built boards."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from superchess.rules.xbetza import (INF, Move, Req, XBetzaError, generate, moves, occupancy_from,
-                                     parse, patterns, square, square_name)
+from superchess.rules.xbetza import (
+    INF,
+    Move,
+    Req,
+    XBetzaError,
+    generate,
+    moves,
+    occupancy_from,
+    parse,
+    patterns,
+    square,
+    square_name,
+)
 
 SEED_LINE_XB = {
     "P": "fmWfcFifmR4", "Sl": "fsmWfcFifmR4", "Sg": "fFfW3smW", "N": "WNC", "B": "B", "R": "R", "Q": "Q",
@@ -79,7 +92,7 @@ def test_bad_strings_name_the_problem(bad, words):
 def test_patterns_are_immutable_and_cached():
     a = patterns("RcamfRidaufmRsb(caf)14R", 0)
     assert a is patterns("RcamfRidaufmRsb(caf)14R", 0)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         a[0].legs[0].step = (0, 0)  # frozen dataclass
     assert isinstance(a, tuple)
 
