@@ -341,10 +341,10 @@ def pseudo_moves(state: State) -> list[Move]:
     out: list[Move] = []
     for sq in range(SIZE):
         c = board[sq]
-        if c != EMPTY and side_of(c) == side and c.upper() in SMALL:
-            # A piece moves individually at most once and never after an aggregate move (4.1).
-            if sq not in state.moved and sq not in state.done:
-                out.extend(_piece_moves(state, sq))
+        # A piece moves individually at most once and never after an aggregate move (4.1).
+        if (c != EMPTY and side_of(c) == side and c.upper() in SMALL
+                and sq not in state.moved and sq not in state.done):
+            out.extend(_piece_moves(state, sq))
     for i, j, _ in aggregates(state, side):
         # Form-then-move (R10): individually moved pieces may still join; aggregate movers may not.
         if not any(s in state.done for s in unit_squares(i, j)):
@@ -391,10 +391,8 @@ def moves_in_turn(state: State) -> list[Move]:
     before = is_check(state)
     out = []
     for m in pseudo_moves(state):
-        after = is_check(_apply(state, m))
-        if m.kind == "king" or not before:
-            if after:
-                continue
+        if (m.kind == "king" or not before) and is_check(_apply(state, m)):
+            continue
         out.append(m)
     return out
 
@@ -471,7 +469,7 @@ def play_turn(state: State, texts: str | list[str]) -> State:
 
 # ---------------------------------------------------------------- whole turns: mate, stalemate, draws
 
-def legal_turn(state: State, budget: int = 20_000) -> tuple[Move, ...] | None:
+def legal_turn(state: State, budget: int = 5_000) -> tuple[Move, ...] | None:
     """Some sequence of moves continuing the current turn up to a legal turn end, or None when no
     such sequence exists. Depth-first over moves (captures and King moves first, since in check
     they are the likely answers), each reached position searched once. Raises `SearchLimit` after
@@ -510,7 +508,7 @@ def legal_turn(state: State, budget: int = 20_000) -> tuple[Move, ...] | None:
     return None if found is None else found[len(state.made):]
 
 
-def is_checkmate(state: State, budget: int = 20_000) -> bool:
+def is_checkmate(state: State, budget: int = 5_000) -> bool:
     """At the start of a turn: in check and no legal whole turn (4.3). False when undecided."""
     if state.made or not is_check(state):
         return False
