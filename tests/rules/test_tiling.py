@@ -553,3 +553,42 @@ def test_property_random_positions_turns_end_safe():
             assert not is_check(other, 0)
     assert checks > 0
     print("checks", checks, "mates", mates)
+
+
+def naive_check(s: State, side: int) -> bool:
+    """4.2 read forwards (the module reads it backwards from the King): every enemy small piece's
+    basic targets, the enemy King's neighbouring units, each enemy aggregate's rides."""
+    king = {q for q in range(T.SIZE) if s.board[q] == "Kk"[side]}
+    ki, kj = unit_of(min(king))
+    for q in range(T.SIZE):
+        c = s.board[q]
+        if c == EMPTY or T.side_of(c) == side or c.upper() == "K":
+            continue
+        f, r = q % 18, q // 18
+        for dx, dy in T.LEAPS[c.upper()]:
+            if 0 <= f + dx < 18 and 0 <= r + dy < 16 and (r + dy) * 18 + f + dx in king:
+                return True
+    ei, ej = unit_of(s.board.index("kK"[side]))
+    if abs(ei - ki) + abs(ej - kj) == 1:
+        return True
+    for i, j, letter in T.aggregates(s, 1 - side):
+        for di, dj in T.RIDES[letter.upper()]:
+            ui, uj = i + di, j + dj
+            while 0 <= ui < 9 and 0 <= uj < 8:
+                if (ui, uj) == (ki, kj):
+                    return True
+                if any(s.board[q] != EMPTY for q in unit_squares(ui, uj)):
+                    break
+                ui, uj = ui + di, uj + dj
+    return False
+
+
+def test_property_check_matches_forward_reading():
+    rng = random.Random(11)
+    seen = 0
+    for _ in range(300):
+        s = random_position(rng)
+        for side in (0, 1):
+            assert is_check(s, side) == naive_check(s, side)
+            seen += is_check(s, side)
+    assert seen > 20
