@@ -173,3 +173,19 @@ def test_python_chess_analyse_and_promotion(engine):
     assert result.move == chess.Move.from_uci("a7a8q")
     mate = engine.analyse(chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), chess.engine.Limit(depth=3))
     assert mate["score"].relative.mate() == 1
+
+
+def test_superchess_conversation_with_holdings(uci):
+    """UCI_Variant superchess: a FEN with holdings, moves after it, promotion only to a held piece."""
+    uci.send("uci")
+    assert "var superchess" in next(line for line in uci.until("uciok") if "name UCI_Variant" in line)
+    uci.send("setoption name UCI_Variant value superchess")
+    uci.send("position fen 4k3/1P6/8/3E4/8/5b2/8/4K3[] b - - 0 1 moves f3d5")
+    uci.send("go depth 3")
+    assert uci.until("bestmove")[-1] == "bestmove b7b8e"  # the captured Empress came back to hand
+    uci.send("position startpos moves e2e4")
+    uci.send("go depth 2")
+    board = Board("superchess")
+    board.push_text("e2e4")
+    assert uci.until("bestmove")[-1].split()[1] in {m.text for m in board.legal_moves}
+    assert uci.close() == 0
