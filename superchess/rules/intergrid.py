@@ -16,8 +16,9 @@ Cells are indices: square ``r * 8 + f``, point ``R * 9 + F``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterator, NamedTuple, Optional, Sequence
+from typing import NamedTuple
 
 # --------------------------------------------------------------------------- data
 
@@ -127,7 +128,7 @@ def is_edge_point(p: int) -> bool:
     return F in (0, PT_N - 1) or R in (0, PT_N - 1)
 
 
-def _opposite_square(s: int, p: int) -> Optional[int]:
+def _opposite_square(s: int, p: int) -> int | None:
     """The square diagonally opposite ``s`` across its corner ``p``; None off the board (edge)."""
     f, r = sq_xy(s)
     F, R = pt_xy(p)
@@ -144,7 +145,7 @@ def _opposite_corner(s: int, p: int) -> int:
 
 # --------------------------------------------------------------------------- blocking (3.1-3.3)
 
-def square_step_blocked(points: Sequence[Optional[str]], f: int, r: int, df: int, dr: int) -> bool:
+def square_step_blocked(points: Sequence[str | None], f: int, r: int, df: int, dr: int) -> bool:
     """Is the single step of a square-piece from square (f, r) by (df, dr) blocked by point-pieces?
 
     Orthogonal: blocked when both endpoints of the crossed grid segment hold point-pieces (3.1; R2:
@@ -162,7 +163,7 @@ def square_step_blocked(points: Sequence[Optional[str]], f: int, r: int, df: int
     return points[pt(f, y)] is not None and points[pt(f + 1, y)] is not None
 
 
-def point_step_blocked(squares: Sequence[Optional[str]], F: int, R: int, dF: int, dR: int) -> bool:
+def point_step_blocked(squares: Sequence[str | None], F: int, R: int, dF: int, dR: int) -> bool:
     """Is the single step of a point-piece from point (F, R) by (dF, dR) blocked by square-pieces?
 
     Orthogonal: blocked when every square bordering the segment is occupied - two for an interior
@@ -208,8 +209,8 @@ class State:
     points: tuple
     turn: str = "w"
     castling: str = "KQkq"
-    ep_square: Optional[int] = None
-    ep_point: Optional[int] = None
+    ep_square: int | None = None
+    ep_point: int | None = None
     halfmove: int = 0
     fullmove: int = 1
     phase: str = "square"
@@ -217,7 +218,7 @@ class State:
     def layer(self, layer: str) -> tuple:
         return self.squares if layer == "s" else self.points
 
-    def king(self, color: str) -> Optional[int]:
+    def king(self, color: str) -> int | None:
         k = "K" if color == "w" else "k"
         try:
             return self.squares.index(k)
@@ -232,7 +233,7 @@ class Move(NamedTuple):
     layer: str
     frm: int
     to: int
-    promo: Optional[str] = None
+    promo: str | None = None
 
     def text(self) -> str:
         name = square_name if self.layer == "s" else point_name
@@ -248,7 +249,7 @@ class Move(NamedTuple):
 class Turn(NamedTuple):
     """A whole turn: the mandatory square move and the optional point move (R8)."""
     square: Move
-    point: Optional[Move] = None
+    point: Move | None = None
 
     def text(self) -> str:
         return self.square.text() + (" " + self.point.text() if self.point else "")
@@ -286,7 +287,7 @@ def _parse_rows(text: str, n: int, allowed: str) -> list:
     return cells
 
 
-def _rows_text(cells: Sequence[Optional[str]], n: int) -> str:
+def _rows_text(cells: Sequence[str | None], n: int) -> str:
     out = []
     for r in range(n - 1, -1, -1):
         row, empty = "", 0
@@ -645,9 +646,7 @@ def square_captures_by_arrival(squares, points, arrivals: Sequence[int], color: 
             if c is None or color_of(c) == color:
                 continue
             o = _opposite_square(s, p)
-            if o is None:  # only edge points have no square opposite: edge rule
-                removed.add(p)
-            elif squares[o] is not None and color_of(squares[o]) == color:
+            if o is None or squares[o] is not None and color_of(squares[o]) == color:  # only edge points have no square opposite: edge rule
                 removed.add(p)
     return removed
 
@@ -710,7 +709,7 @@ def apply_square(state: State, m: Move) -> Applied:
     return Applied(new, frozenset(cap_s), frozenset(cap_p))
 
 
-def apply_point(state: State, m: Optional[Move]) -> Applied:
+def apply_point(state: State, m: Move | None) -> Applied:
     """Play the optional point move (None = end the turn without one); the turn passes."""
     assert state.phase == "point"
     color = state.turn
@@ -867,16 +866,21 @@ def repetition_key(state: State) -> tuple:
 
 
 def insufficient_material(state: State) -> bool:
-    """Orthodox analogue over both layers (R14), kept conservative: no pawns and no point-pieces at
-    all (two point-pieces can enclose, any point piece can block), and each side has at most its King
-    and one square Bishop or Knight - the orthodox K v K / K+minor v K cases."""
+    """Orthodox analogue over both layers (R14), kept conservative. Any point-piece or pawn keeps the
+    game alive (two point-pieces can enclose, a lone one can block diagonals and be promoted to); with
+    the point layer empty the game is orthodox chess with a few more blocked steps, so the orthodox
+    dead positions apply: K v K, K + one Bishop or Knight v K, and Kings with Bishops all standing on
+    squares of one colour."""
     if any(p is not None for p in state.points):
         return False
-    for color in "wb":
-        rest = [c.upper() for c in state.squares if c is not None and color_of(c) == color and c.upper() != "K"]
-        if len(rest) > 1 or (rest and rest[0] not in "BN"):
-            return False
-    return True
+    rest = [(i, c.upper()) for i, c in enumerate(state.squares) if c is not None and c.upper() != "K"]
+    if any(kind not in "BN" for _, kind in rest):
+        return False
+    if len(rest) <= 1:
+        return True
+    if any(kind != "B" for _, kind in rest):
+        return False
+    return len({sum(sq_xy(i)) % 2 for i, _ in rest}) == 1
 
 
 class Outcome(NamedTuple):
@@ -884,7 +888,7 @@ class Outcome(NamedTuple):
     reason: str
 
 
-def outcome(state: State, history: Sequence[tuple] = ()) -> Optional[Outcome]:
+def outcome(state: State, history: Sequence[tuple] = ()) -> Outcome | None:
     """The game result at the start of a turn, or None. ``history`` holds the repetition keys of the
     earlier turn-start positions of the game (for threefold repetition)."""
     for color, win in (("w", "0-1"), ("b", "1-0")):

@@ -322,6 +322,9 @@ def test_r14_draws():
     assert not ig.insufficient_material(pos({"a1": "K", "b1": "R", "h8": "k"}))
     assert not ig.insufficient_material(pos({"a1": "K", "C3": "N", "h8": "k"}))
     assert not ig.insufficient_material(pos({"a1": "K", "b1": "N", "c1": "B", "h8": "k"}))
+    assert not ig.insufficient_material(pos({"a1": "K", "b1": "N", "h8": "k", "g8": "n"}))
+    assert ig.insufficient_material(pos({"a1": "K", "c1": "B", "h8": "k", "f8": "b"}))  # same colour
+    assert not ig.insufficient_material(pos({"a1": "K", "c1": "B", "h8": "k", "c8": "b"}))
     # 50 turns by each side: the clock counts turns
     s = pos({"a1": "K", "b1": "R", "h8": "k"}, halfmove=99)
     assert ig.outcome(s) is None
