@@ -20,6 +20,49 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+__all__ = [
+    "START_FEN",
+    "Applied",
+    "FenError",
+    "Move",
+    "Outcome",
+    "State",
+    "Turn",
+    "apply",
+    "apply_point",
+    "apply_square",
+    "completions",
+    "corners",
+    "fen",
+    "has_legal_turn",
+    "insufficient_material",
+    "is_check",
+    "is_checkmate",
+    "is_edge_point",
+    "is_stalemate",
+    "king_attacked",
+    "legal_square_moves",
+    "legal_turns",
+    "outcome",
+    "parse_fen",
+    "parse_move",
+    "parse_point",
+    "parse_square",
+    "parse_turn",
+    "piece_destinations",
+    "point_moves",
+    "point_name",
+    "point_step_blocked",
+    "repetition_key",
+    "square_attacked",
+    "square_moves",
+    "square_name",
+    "square_step_blocked",
+    "squares_around",
+    "start",
+    "turn_text",
+]
+
 # --------------------------------------------------------------------------- data
 
 #: Square lattice is 8 x 8, point lattice 9 x 9 (points are "the squares of a 9 x 9 board", 3).

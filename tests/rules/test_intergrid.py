@@ -423,3 +423,15 @@ def test_property_no_turn_ends_in_check_and_text_round_trips(seed):
                 end = ig.apply_point(mid, p).state
                 wins = end.king(ig.other(s.turn)) is None
                 assert (t in legal) == (wins or not brute_attacked(end, s.turn)), t.text()
+
+
+def test_r7_r9_point_en_passant_counts_as_an_attack():
+    # After D2-D4 Black's point pawn E4 could take en passant on D3 and enclose d3 with E2 (5)
+    s = pos({"a1": "R", "d3": "K", "D2": "P", "E4": "p", "E2": "r", "h8": "k"})
+    legal = turn_texts(s)
+    assert "a1a2 D2D4" not in legal and "a1a2 D2D3" not in legal and "a1a2" in legal
+    end = ig.apply(s, Turn(sm("a1a2"), pm("D2D4")))
+    assert ig.king_attacked(end, "w") and brute_attacked(end, "w")
+    # without the en passant right (pawn on E5) the double step is fine
+    s = pos({"a1": "R", "d3": "K", "D2": "P", "E5": "p", "E2": "r", "h8": "k"})
+    assert "a1a2 D2D4" in turn_texts(s)
