@@ -55,16 +55,19 @@ def turn_texts(state: ig.State) -> set[str]:
 # =========================================================================== worked examples
 
 def test_i1_rook_and_point_barrier():
+    """intergrid I1."""
     s = pos({"a3": "R", "B2": "P", "D2": "Q", "D3": "p"})
     assert dests(s, "a3") == {"b3", "c3", "a2", "a1", "a4", "a5", "a6", "a7", "a8"}
 
 
 def test_i2_point_rook_and_square_barriers():
+    """intergrid I2."""
     s = pos({"A2": "r", "a2": "B", "c2": "r", "c3": "k"}, side="b")
     assert dests(s, "A2") == {"B2", "C2", "A3", "A4", "A5", "A6", "A7", "A8"}
 
 
 def test_i3_point_bishop_diagonal_blocks_and_no_passive_capture():
+    """intergrid I3."""
     s = pos({"D3": "b", "b2": "R", "d2": "Q", "e3": "R", "A0": "B", "G0": "r"}, side="b")
     assert dests(s, "D3") == {"C2", "E2", "F1", "C4", "B5", "A6", "E4", "F5", "G6", "H7", "I8"}
     done = ig.apply_point(replace(s, phase="point"), pm("D3E2"))
@@ -73,6 +76,7 @@ def test_i3_point_bishop_diagonal_blocks_and_no_passive_capture():
 
 
 def test_i4_displacement_and_enclosure_in_one_move():
+    """intergrid I4."""
     s = pos({"b2": "Q", "e3": "R", "d2": "n", "E2": "b"})
     done = ig.apply_square(s, sm("b2d2"))
     assert names(done.captured_squares, "s") == {"d2"}
@@ -80,12 +84,14 @@ def test_i4_displacement_and_enclosure_in_one_move():
 
 
 def test_i5_edge_rule_and_enclosure():
+    """intergrid I5."""
     s = pos({"b6": "N", "b3": "R", "A4": "p", "B3": "r"})
     done = ig.apply_square(s, sm("b6a4"))
     assert names(done.captured_points, "p") == {"A4", "B3"}
 
 
 def test_i6_point_knight_encloses_two_and_queen_walled_in():
+    """intergrid I6."""
     s = pos({"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r"}, phase="point")
     done = ig.apply_point(s, pm("E2C1"))
     assert names(done.captured_squares, "s") == {"b2", "b1"}
@@ -93,6 +99,7 @@ def test_i6_point_knight_encloses_two_and_queen_walled_in():
 
 
 def test_i7_pin_across_layers():
+    """intergrid I7."""
     s = pos({"d3": "P", "e1": "K", "D3": "b", "E0": "q", "h8": "k"})
     assert not ig.is_check(s)
     assert sm("d3d4") in ig.square_moves(s)
@@ -104,6 +111,7 @@ def test_i7_pin_across_layers():
 
 
 def test_i8_initial_position():
+    """intergrid I8."""
     s = ig.start()
     assert ig.fen(s) == ig.START_FEN
     assert {m.text() for m in ig.square_moves(s)} == {
@@ -124,6 +132,7 @@ def test_i8_initial_position():
 @pytest.mark.parametrize("d0", ["N", "n"])
 @pytest.mark.parametrize("d1", ["N", "n"])
 def test_i9_castling_blocked_by_point_barrier(d0, d1):
+    """intergrid I9."""
     base = {"d1": "K", "a1": "R", "h8": "k", "D1": d1}
     s = pos({**base, "D0": d0}, castling="Q")
     assert sm("d1b1") not in ig.square_moves(s)
@@ -135,6 +144,7 @@ def test_i9_castling_blocked_by_point_barrier(d0, d1):
 # =========================================================================== rulings
 
 def test_r1_point_names_and_adjacency():
+    """intergrid R1."""
     assert names(ig.corners(ig.parse_square("a1")), "p") == {"A0", "B0", "A1", "B1"}
     assert names(ig.corners(ig.parse_square("d3")), "p") == {"D2", "E2", "D3", "E3"}
     # Xn is the upper-left corner of xn
@@ -150,6 +160,7 @@ def test_r1_point_names_and_adjacency():
 
 
 def test_r2_edge_barrier_for_points_only():
+    """intergrid R2."""
     # a point-piece on the edge is walled by one square-piece (I2, I6) ...
     s = pos({"A1": "R", "a1": "n"})
     assert "A0" not in dests(s, "A1")
@@ -167,6 +178,7 @@ def test_r2_edge_barrier_for_points_only():
 
 @pytest.mark.parametrize("colours", ["PP", "pp", "Pp"])
 def test_r3_barriers_of_any_colour(colours):
+    """intergrid R3."""
     s = pos({"a3": "R", "B3": colours[0], "B2": colours[1]})
     assert "b3" not in dests(s, "a3")
     # diagonal blocks: C3-D2 crosses c3, C3-D4 crosses c4
@@ -175,6 +187,7 @@ def test_r3_barriers_of_any_colour(colours):
 
 
 def test_r4_enclosure_only_active():
+    """intergrid R4."""
     # a square Rook moving between two enemy point-pieces (D3, E4 are opposite corners of d4)
     s = pos({"d1": "R", "D3": "n", "E4": "n"})
     done = ig.apply_square(s, sm("d1d4"))
@@ -183,6 +196,7 @@ def test_r4_enclosure_only_active():
 
 
 def test_r5_square_piece_on_edge_needs_two_point_pieces():
+    """intergrid R5."""
     s = pos({"a1": "r", "C2": "N", "B1": "N"}, phase="point")
     done = ig.apply_point(s, pm("C2A1"))  # the partner of A1 across a1 would be B0: absent
     assert not done.captured_squares
@@ -192,6 +206,7 @@ def test_r5_square_piece_on_edge_needs_two_point_pieces():
 
 
 def test_r6_king_as_partner_and_as_arriving_piece():
+    """intergrid R6."""
     # pawn arrives on c4, King on d5 is the partner across D4
     s = pos({"c3": "P", "d5": "K", "D4": "n", "h8": "k"})
     assert names(ig.apply_square(s, sm("c3c4")).captured_points, "p") == {"D4"}
@@ -204,6 +219,7 @@ def test_r6_king_as_partner_and_as_arriving_piece():
 
 
 def test_r7_point_move_repairs_check_and_king_capture_wins():
+    """intergrid R7."""
     s = pos({"d3": "P", "e1": "K", "D3": "b", "E0": "q", "G1": "N", "h8": "k"})
     legal = turn_texts(s)
     assert "d3d4" not in legal and "d3d4 G1E2" in legal  # the Knight on E2 blocks D3-E2-F1
@@ -219,6 +235,7 @@ def test_r7_point_move_repairs_check_and_king_capture_wins():
 
 
 def test_r8_square_move_mandatory_point_move_optional_order_fixed():
+    """intergrid R8."""
     # White's King is walled in by its own point Knights: no square move, so no turn at all
     s = pos({"a1": "K", "A1": "N", "B1": "N", "B0": "N", "h8": "k"})
     assert ig.point_moves(s) and not ig.square_moves(s)
@@ -234,6 +251,7 @@ def test_r8_square_move_mandatory_point_move_optional_order_fixed():
 
 
 def test_r9_point_pawns_double_step_promotion_en_passant():
+    """intergrid R9."""
     s = ig.start()
     assert {"A2A4", "D2D4"} <= {m.text() for m in ig.point_moves(s)}
     black = ig.apply(s, ig.parse_turn(s, "e2e4 D2D4"))
@@ -267,6 +285,7 @@ def test_r9_point_pawns_double_step_promotion_en_passant():
 
 
 def test_r10_castling_rook_path_and_attack():
+    """intergrid R10."""
     base = {"d1": "K", "h1": "R", "h8": "k"}
     assert "d1f1" in turn_texts(pos(base, castling="K"))
     # G0-G1 close the Rook's step g1-f1 (H0-H1 would close h1-g1)
@@ -285,6 +304,7 @@ def test_r10_castling_rook_path_and_attack():
 
 
 def test_r11_corrected_source_examples():
+    """intergrid R11."""
     # with the e3 Rook Black (as the source's diagram has it) nothing encloses E2
     s = pos({"b2": "Q", "e3": "r", "d2": "n", "E2": "b"})
     done = ig.apply_square(s, sm("b2d2"))
@@ -298,6 +318,7 @@ def test_r11_corrected_source_examples():
 
 
 def test_r12_castling_king_and_rook_both_capture():
+    """intergrid R12."""
     s = pos({"d1": "K", "a1": "R", "d2": "P", "C0": "n", "D1": "n", "h8": "k"}, castling="Q")
     assert "d1b1" in turn_texts(s)
     done = ig.apply_square(s, sm("d1b1"))
@@ -307,6 +328,7 @@ def test_r12_castling_king_and_rook_both_capture():
 
 
 def test_r13_promotion_arrival_captures():
+    """intergrid R13."""
     s = pos({"b7": "P", "C8": "n", "a1": "K", "h1": "k"})
     done = ig.apply_square(s, sm("b7b8q"))
     assert done.state.squares[ig.parse_square("b8")] == "Q"
@@ -317,6 +339,7 @@ def test_r13_promotion_arrival_captures():
 
 
 def test_r14_draws():
+    """intergrid R14."""
     assert ig.outcome(pos({"a1": "K", "h8": "k"})) == ig.Outcome("1/2-1/2", "insufficient material")
     assert ig.insufficient_material(pos({"a1": "K", "b1": "N", "h8": "k"}))
     assert not ig.insufficient_material(pos({"a1": "K", "b1": "R", "h8": "k"}))
@@ -354,6 +377,7 @@ def test_checkmate():
 
 
 def test_r15_text_formats():
+    """intergrid R15."""
     s = ig.start()
     assert ig.fen(ig.parse_fen(ig.START_FEN)) == ig.START_FEN
     for bad in ["8/8/8/8/8/8/8/8 w - - 0 1", ig.START_FEN.replace("9/1nbrqrnb1", "9/1nbrqrnk1"),
@@ -426,6 +450,7 @@ def test_property_no_turn_ends_in_check_and_text_round_trips(seed):
 
 
 def test_r7_r9_point_en_passant_counts_as_an_attack():
+    """intergrid R7, intergrid R9."""
     # After D2-D4 Black's point pawn E4 could take en passant on D3 and enclose d3 with E2 (5)
     s = pos({"a1": "R", "d3": "K", "D2": "P", "E4": "p", "E2": "r", "h8": "k"})
     legal = turn_texts(s)
