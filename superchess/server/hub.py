@@ -142,6 +142,7 @@ class Hub:
         self._broadcast(g, event, now)
         if self.ai:
             self.ai.consider(g)
+        self._evict_if_done(g.row.id)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int) -> None:
         # viewers who see the same thing (a side, or watching, with the same colour) share one encoding
@@ -174,6 +175,18 @@ class Hub:
         conn.close()
         if not self.conns[game_id]:
             del self.conns[game_id]
+        self._evict_if_done(game_id)
+
+    def _evict_if_done(self, game_id: str) -> None:
+        """A game that is over and watched by nobody leaves memory; the database has all of it and
+        `game()` reloads it on demand."""
+        g = self.live.get(game_id)
+        if g is None or g.row.status in ("waiting", "setup", "active") or self.conns.get(game_id):
+            return
+        del self.live[game_id]
+        lock = self.locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self.locks[game_id]
 
     # -- clocks -----------------------------------------------------------------------------
     def _schedule(self, g: LiveGame) -> None:

@@ -179,3 +179,17 @@ def test_a_database_from_an_earlier_version_gains_the_new_columns(data_dir):
     assert {"mode", "roster0", "submitted1", "setup_deadline"} <= set(columns)
     assert columns["mode"]["default"] == "'default'"
     store.engine.dispose()
+
+
+def test_a_finished_game_nobody_watches_leaves_memory_and_reloads_on_demand(server):
+    from .util import act, new_match, recv_state
+    m = new_match(server)
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1:
+        recv_state(w1)
+        act(w1, [], {"type": "move", "move": "h2h4"})
+        act(w1, [], {"type": "resign"})
+        assert m.id in server.hub.live  # still watched
+    assert m.id not in server.hub.live and m.id not in server.hub.locks
+    s = m.state(m.p2)
+    assert (s["status"], s["termination"], s["moves"]) == ("finished", "resignation", ["h2h4"])
+    assert "Player 1 resigned" in s["reason"]
