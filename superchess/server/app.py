@@ -25,6 +25,7 @@ from ..rules.setups import random_substitution, substitution_fen
 from .ai import LEVELS, AIPlayers, default_executor
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
+from .limits import BodyLimit
 from .live import ACTIONS, MODES, ActionError
 from .store import GameRow, PlayerRow, SavedRosterRow, Store, new_token
 
@@ -138,12 +139,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         where = ".".join(x for x in first.get("loc", ())[1:] if isinstance(x, str)) or "request body"
         return JSONResponse({"detail": f"bad {where}: {first.get('msg', 'invalid')}"}, status_code=400)
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"detail": f"request too large (at most {MAX_BODY} bytes)"}, status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     # Endpoints that touch live games are `async` so they run on the event loop, never in a worker
     # thread beside the game processing.
@@ -442,7 +438,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             raise HTTPException(400, str(e)) from None
         name = v.geometry.name
         problem = roster_problem(v, roster, 0) or roster_problem(v, roster, 1)
-        start = {} if problem else {name(fr): [name(c) for c in tos] for fr, tos in start_moves(v, roster, letter).items()}
+        start = {} if problem else {name(fr): [name(c) for c in tos]
+                                    for fr, tos in start_moves(v, roster, letter).items()}
         return {"empty": [name(c) for c in empty_board_destinations(v, roster, letter, cell)],
                 "start": start, "problem": problem}
 

@@ -178,3 +178,22 @@ def test_an_unknown_cookie_gets_a_fresh_guest(server):
     assert me["account"] is False and r.headers["set-cookie"].startswith("sc_guest=")
     assert b.cookies["sc_guest"] != "forged-or-expired"
     assert ok(b.get("/api/me")) == me
+
+
+def test_oversized_bodies_are_refused_whether_declared_or_streamed(server):
+    from superchess.server.app import MAX_BODY
+    b = server.browser()
+    declared = b.post("/api/matches", content=b"{" + b" " * MAX_BODY + b"}", headers={"content-type": "application/json"})
+    assert declared.status_code == 413 and f"at most {MAX_BODY} bytes" in declared.json()["detail"]
+
+    def chunks():  # no content-length: the size is only known while reading
+        yield b'{"variant": "super16", "fen": "'
+        for _ in range(MAX_BODY // 1000 + 1):
+            yield b"x" * 1000
+        yield b'"}'
+
+    streamed = b.post("/api/matches", content=chunks(), headers={"content-type": "application/json"})
+    assert streamed.status_code == 413 and "too large" in streamed.json()["detail"]
+    assert ok(b.get("/api/games")) == {"ongoing": [], "finished": [], "invitations": []}  # nothing was made
+    small = b.post("/api/matches", content=iter([b'{"variant": ', b'"super16"}']), headers={"content-type": "application/json"})
+    assert small.status_code == 200
