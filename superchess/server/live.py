@@ -64,6 +64,8 @@ class LiveGame:
         self.clock = Clock(self.tc, [row.remaining0, row.remaining1], len(moves))
         if row.status == "active":  # (re)start the side to move now: server downtime is not charged
             self.clock.start(self.game.board.turn, now)
+        elif row.status == "setup" and row.setup_deadline is not None:  # likewise for the set-up window
+            row.setup_deadline = now + max(0, row.setup_deadline - row.updated_at)
         self._states: dict = {}
 
     def rosters(self) -> tuple[Roster, Roster]:

@@ -299,3 +299,17 @@ def test_no_hidden_vector_reaches_the_opponent_or_a_watcher_before_the_end(serve
     record = m.p2.get(f"/api/games/{m.id}/record").text
     assert f'Roster1 "{Roster.from_data(HIDDEN[0]).text()}"' in record
     assert f'Roster2 "{Roster.from_data(HIDDEN[1]).text()}"' in record
+
+
+def test_server_downtime_during_the_set_up_is_not_charged(server, restart, clock):
+    m = private_match(server)
+    first = m.state(m.p1)
+    clock.advance(60_000)
+    with m.p1.websocket_connect(url(m)) as w1:
+        recv_state(w1)
+        act(w1, [], {"type": "submit_roster", "roster": KNIGHT_03})
+    left = first["setup_deadline"] - clock.t  # what was left at the last event
+    clock.advance(3_600_000)  # the server is down for an hour (nothing happens on the idle old one)
+    server2 = restart(server)
+    s = ok(server2.browser(cookies=dict(m.p2.cookies)).get(f"/api/games/{m.id}"))
+    assert s["status"] == "setup" and s["setup_deadline"] == clock.t + left
