@@ -50,16 +50,16 @@ class AIPlayers:
                 continue
             if row.status == "setup" and g.prelude is not None:
                 if g.prelude.to_move == side and not g.prelude.finished:
-                    self._start(g, side, self._setup_action(row.id, getattr(row, f"player{side}_id"),
-                                                            *self._prelude_choice(g.prelude, row.version)))
+                    self._start(self._setup_action(row.id, getattr(row, f"player{side}_id"),
+                                                   *self._prelude_choice(g.prelude, row.version)))
             elif row.status == "setup" and not getattr(row, f"submitted{side}"):
-                self._start(g, side, self._setup_action(row.id, getattr(row, f"player{side}_id"),
-                                                        "submit_roster", {"roster": {}}))
+                self._start(self._setup_action(row.id, getattr(row, f"player{side}_id"),
+                                               "submit_roster", {"roster": {}}))
             elif row.status == "active" and g.game.board.turn == side and self._busy.get(row.id) != row.version:
                 self._busy[row.id] = row.version
-                self._start(g, side, self._move(g, side, level))
+                self._start(self._move(g, side, level))
 
-    def _start(self, g: LiveGame, side: int, coro) -> None:
+    def _start(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
