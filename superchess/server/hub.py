@@ -50,8 +50,7 @@ class Hub:
         self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self._colours: dict[int, str | None] = {}
-        self._bot_levels: dict[int, int | None] = {}
+        self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -79,23 +78,22 @@ class Hub:
                 self.ai.consider(g)
 
     def colour_changed(self, player_id: int, colour: str | None) -> None:
-        self._colours[player_id] = colour
+        self._player_facts(player_id)["colour"] = colour
 
     def bot_level(self, player_id: int | None) -> int | None:
-        if player_id is None:
-            return None
-        if player_id not in self._bot_levels:
-            p = self.store.player(player_id)
-            self._bot_levels[player_id] = p.bot_level if p else None
-        return self._bot_levels[player_id]
+        return self._player_facts(player_id)["bot_level"] if player_id is not None else None
 
     def _colour(self, player_id: int | None) -> str | None:
-        if player_id is None:
-            return None
-        if player_id not in self._colours:
+        return self._player_facts(player_id)["colour"] if player_id is not None else None
+
+    def _player_facts(self, player_id: int) -> dict:
+        """What every broadcast asks about a player, read from the database once."""
+        facts = self._players.get(player_id)
+        if facts is None:
             p = self.store.player(player_id)
-            self._colours[player_id] = p.colour if p else None
-        return self._colours[player_id]
+            facts = self._players[player_id] = {"colour": p.colour if p else None,
+                                                 "bot_level": p.bot_level if p else None}
+        return facts
 
     # -- events -----------------------------------------------------------------------------
     async def act(self, game_id: str, player_id: int | None, action: str, payload: dict) -> dict:
