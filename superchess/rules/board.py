@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .encoding import CASTLE, CELL_MASK, DESTROY, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
+from .encoding import CASTLE, CELL_MASK, DESTROY, MAX_CODE, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
 from .fen import get_fen, set_fen
 from .outcome import Outcome, Termination
 from .perft import divide, perft
@@ -49,6 +49,21 @@ class Move:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _pieces_of(variant: Variant) -> list[Piece | None]:
+    """Piece code -> Piece, built once per variant (a server asks for every piece after each move)."""
+    letters = tuple(p.letter for p in variant.pieces)  # codes depend only on the piece order
+    table = _PIECES.get(letters)
+    if table is None:
+        table = _PIECES[letters] = [None] * MAX_CODE
+        for side in (0, 1):
+            for ti, letter in enumerate(letters, 1):
+                table[side << SIDE_SHIFT | ti] = Piece(letter, side)
+    return table
+
+
+_PIECES: dict[tuple[str, ...], list[Piece | None]] = {}
 
 
 class Board:
@@ -109,12 +124,12 @@ class Board:
         return self._piece(p)
 
     def _piece(self, code: int) -> Piece | None:
-        return Piece(self.variant.pieces[(code & 63) - 1].letter, code >> SIDE_SHIFT) if code else None
+        return _pieces_of(self.variant)[code]
 
     def pieces(self) -> dict[str, Piece]:
         """Square name -> piece, for every occupied square."""
-        return {self.geometry.name(c): self._piece(self._pos.board[c])
-                for s in (0, 1) for c in sorted(self._pos.occ[s])}
+        names, board, of = self.geometry.names, self._pos.board, _pieces_of(self.variant)
+        return {names[c]: of[board[c]] for s in (0, 1) for c in sorted(self._pos.occ[s])}
 
     def holdings(self, side: int) -> dict[str, int]:
         """Piece letter -> count held by `side` (Superchess); empty for variants without holdings."""
@@ -168,7 +183,7 @@ class Board:
         promo = m.group(3).upper() or None
         if promo and promo not in self.variant.by_letter:
             raise IllegalMoveError(f"bad move text {text!r}: unknown piece letter {m.group(3)!r}")
-        candidates = [mv for mv in self._legal_list() if (mv.from_cell, mv.to_cell) == (fr, to)]
+        candidates = [mv for mv in self._legal_list() if mv.to_cell == to and mv.from_cell == fr]
         if promo is None and any(mv.promotion for mv in candidates):
             promo = self.variant.promotion_default  # a promotion without a letter takes the default
         for mv in candidates:

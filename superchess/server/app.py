@@ -388,7 +388,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         g = hub.game(game_id)
         if g is None:
             raise HTTPException(404, "no such game")
-        return hub.message(g, p.id, now())["state"]
+        return hub.state(g, p.id, now())
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> PlainTextResponse:

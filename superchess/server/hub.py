@@ -149,15 +149,18 @@ class Hub:
             side = g.side_of(conn.player_id)
             key = (side, self._colour(conn.player_id) if side is not None else None)
             if key not in encoded:
-                encoded[key] = json.dumps(self.message(g, conn.player_id, now, event))
+                encoded[key] = self.message(g, conn.player_id, now, event)
             conn.send(encoded[key])
 
-    def message(self, g: LiveGame, player_id: int | None, now: int, event: dict | None = None) -> dict:
-        state = g.state(g.side_of(player_id), now, self._colour(player_id))
-        msg = {"type": "state", "version": g.row.version, "state": state}
-        if event:
-            msg["event"] = event
-        return msg
+    def message(self, g: LiveGame, player_id: int | None, now: int, event: dict | None = None) -> str:
+        """The `state` message for one viewer, as JSON text."""
+        state = g.state_json(g.side_of(player_id), now, self._colour(player_id))
+        tail = f',"event":{json.dumps(event)}' if event else ""
+        return f'{{"type":"state","version":{g.row.version},"state":{state}{tail}}}'
+
+    def state(self, g: LiveGame, player_id: int | None, now: int) -> dict:
+        """The state one viewer may see, as a dict (the HTTP endpoint)."""
+        return g.state(g.side_of(player_id), now, self._colour(player_id))
 
     # -- connections ------------------------------------------------------------------------
     def join(self, game_id: str, conn: Connection) -> bool:

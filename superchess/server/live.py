@@ -44,6 +44,18 @@ def reason_text(game: Game, winner: int | None) -> str:
             Termination.AGREEMENT: "Draw by agreement", Termination.ABORTED: "Game aborted"}[t]
 
 
+def _move_json(mv, names: list[str]) -> str:
+    """One legal move as JSON, cached by its text (the same text always encodes the same way)."""
+    text = _MOVE_JSON.get(mv.text)
+    if text is None:
+        text = _MOVE_JSON[mv.text] = json.dumps(
+            {"to": names[mv.to_cell], "move": mv.text, "promotion": mv.promotion.lower() if mv.promotion else None})
+    return text
+
+
+_MOVE_JSON: dict[str, str] = {}
+
+
 class LiveGame:
     def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int) -> None:
         self.row = row
@@ -287,16 +299,28 @@ class LiveGame:
 
     # -- what a viewer sees -----------------------------------------------------------------
     def state(self, viewer: int | None, now: int, colour: str | None = None) -> dict:
-        out = dict(self._shared())
-        to_move = out["status"] == "active" and viewer == self.game.board.turn
-        out.update(you=viewer, legal=self._legal() if to_move else {},
-                   can_claim_draw=to_move and self._claimable(),
-                   can_abort=out["status"] in ("active", "setup") and viewer is not None and len(out["moves"]) < 2,
-                   rosters=self._visible_rosters(viewer),
-                   invite_url=f"/invite/{self.row.invite_token}"
-                   if self.row.status == "waiting" and viewer is not None else None,
-                   clock=self._clock_view(now), colours={"own": colour if viewer is not None else None})
-        return out
+        return json.loads(self.state_json(viewer, now, colour))
+
+    def state_json(self, viewer: int | None, now: int, colour: str | None = None) -> str:
+        """What this viewer may see, as JSON text (`legal` holds the moves only for the player to
+        move). The parts every viewer shares (the board, the legal moves) are encoded once per
+        version and spliced in: the server sends this after every event."""
+        to_move, own = self._own_part(viewer, now, colour)
+        shared = self._cached("shared_json", lambda: json.dumps(self._shared())[1:-1])
+        legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
+        return f'{{{shared},{json.dumps(own)[1:-1]},"legal":{legal}}}'
+
+    def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
+        """What only this viewer sees (all but the legal moves), and whether it is to move."""
+        status = self.row.status
+        to_move = status == "active" and viewer == self.game.board.turn
+        return to_move, {
+            "you": viewer, "can_claim_draw": to_move and self._claimable(),
+            "can_abort": status in ("active", "setup") and viewer is not None
+            and len(self.game.board.move_stack) < 2,
+            "rosters": self._visible_rosters(viewer),
+            "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
+            "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
 
     def _prelude_view(self) -> dict | None:
         p = self.prelude
@@ -325,16 +349,14 @@ class LiveGame:
             hit = self._states[key] = (self.row.version, build())
         return hit[1]
 
-    def _legal(self) -> dict[str, list]:
-        def build() -> dict[str, list]:
-            geo = self.game.board.geometry
-            legal: dict[str, list] = {}
-            for mv in self.game.board.legal_moves:
-                legal.setdefault(geo.name(mv.from_cell), []).append(
-                    {"to": geo.name(mv.to_cell), "move": mv.text,
-                     "promotion": mv.promotion.lower() if mv.promotion else None})
-            return legal
-        return self._cached("legal", build)
+    def _legal_json(self) -> str:
+        """The legal moves by origin square: {"h2": [{"to": "h4", "move": "h2h4", "promotion": null}]}."""
+        board = self.game.board
+        names = board.geometry.names
+        by_origin: dict[str, list[str]] = {}
+        for mv in board.legal_moves:
+            by_origin.setdefault(names[mv.from_cell], []).append(_move_json(mv, names))
+        return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
 
     def _claimable(self) -> bool:
         return self._cached("claim", self.game.board.can_claim_draw)
