@@ -53,6 +53,8 @@ class Hub:
         self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
         self.loop: asyncio.AbstractEventLoop | None = None
+        # events saved but not yet committed: (game, event, time, new move, the caller's future)
+        self._batch: list[tuple[LiveGame, dict, int, tuple | None, asyncio.Future]] = []
 
     # -- loading ----------------------------------------------------------------------------
     def game(self, game_id: str) -> LiveGame | None:
@@ -105,7 +107,7 @@ class Hub:
             now = self.now()
             plies = len(g.game.board.move_stack)
             event = g.apply(action, g.side_of(player_id), payload, now)
-            self._commit(g, event, now, plies)
+            await self._commit(g, event, now, plies)
             return event
 
     async def start_game(self, game_id: str, player0: int, player1: int) -> None:
@@ -117,7 +119,7 @@ class Hub:
                 g.names[pid] = self.store.player(pid).name
             now = self.now()
             g.start(player0, player1, now)
-            self._commit(g, {"kind": "start"}, now, None)
+            await self._commit(g, {"kind": "start"}, now, None)
 
     async def decline(self, game_id: str) -> None:
         async with self.locks[game_id]:
@@ -125,22 +127,45 @@ class Hub:
             if g.row.status != "waiting":
                 raise ActionError("this invitation is no longer open")
             g.row.status = "declined"
-            self._commit(g, {"kind": "declined"}, self.now(), None)
+            await self._commit(g, {"kind": "declined"}, self.now(), None)
 
-    def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
+    async def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
+        """Persist the event, then announce it. The events of different games that arrive in the
+        same turn of the event loop share one database transaction (group commit); each caller
+        waits for its own, holding its game's lock, so a game's events stay one at a time."""
         g.row.version += 1
         new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
+        loop = asyncio.get_running_loop()
+        if not self._batch:
+            loop.call_soon(self._flush)
+        done = loop.create_future()
+        self._batch.append((g, event, now, new_move, done))
+        await done
+
+    def _flush(self) -> None:
+        batch, self._batch = self._batch, []
         try:
-            self.store.save_game(g.sync_row(now), new_move)
+            self.store.save_games([(g.sync_row(now), new_move) for g, _, now, new_move, _ in batch])
         except Exception:
-            self.live.pop(g.row.id, None)  # memory ran ahead of the database: reload from it
-            log.exception("could not save game %s", g.row.id)
-            raise ActionError("the server could not save that; please try again") from None
-        self._schedule(g)
-        self._broadcast(g, event, now)
-        if self.ai:
-            self.ai.consider(g)
-        self._evict_if_done(g.row.id)
+            log.exception("could not save games %s", [g.row.id for g, *_ in batch])
+            for g, *_, done in batch:
+                self.live.pop(g.row.id, None)  # memory ran ahead of the database: reload from it
+                if not done.done():
+                    done.set_exception(ActionError("the server could not save that; please try again"))
+            return
+        for g, event, now, _, done in batch:
+            try:
+                self._schedule(g)
+                self._broadcast(g, event, now)
+                if self.ai:
+                    self.ai.consider(g)
+                self._evict_if_done(g.row.id)
+            except Exception as e:  # one game's trouble is its caller's, not the batch's
+                if not done.done():
+                    done.set_exception(e)
+                continue
+            if not done.done():
+                done.set_result(None)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int) -> None:
         # viewers who see the same thing (a side, or watching, with the same colour) share one encoding

@@ -210,16 +210,23 @@ class Store:
         with self.session() as s:
             return list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
 
-    def save_game(self, row: GameRow, new_move: tuple[int, str, int] | None = None) -> None:
-        """Write the game's state (and its new move, if any) in one transaction. Plain UPDATE and
-        INSERT statements: the row is already known to exist, so no ORM merge round trip."""
-        values = {c: getattr(row, c) for c in _MUTABLE_GAME_COLUMNS}
-        values["game_id"] = row.id
-        with self.engine.begin() as conn:
-            conn.execute(_UPDATE_GAME, values)
+    def save_games(self, batch: list[tuple[GameRow, tuple[int, str, int] | None]]) -> None:
+        """Write several games' states (and each one's new move, if any) in one transaction: the hub
+        groups the events of one moment into one commit. Plain UPDATE and INSERT statements: the
+        rows are already known to exist, so no ORM merge round trip."""
+        games = []
+        moves = []
+        for row, new_move in batch:
+            values = {c: getattr(row, c) for c in _MUTABLE_GAME_COLUMNS}
+            values["game_id"] = row.id
+            games.append(values)
             if new_move:
                 ply, text, at = new_move
-                conn.execute(_INSERT_MOVE, {"game_id": row.id, "ply": ply, "text": text, "at": at})
+                moves.append({"game_id": row.id, "ply": ply, "text": text, "at": at})
+        with self.engine.begin() as conn:
+            conn.execute(_UPDATE_GAME, games)
+            if moves:
+                conn.execute(_INSERT_MOVE, moves)
 
     def games_of(self, player_id: int) -> list[GameRow]:
         with self.session() as s:

@@ -2,11 +2,13 @@
 folder continues every game (identities, moves, draw offers, clocks without the downtime)."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from superchess.server.store import Store
 
-from .util import act, http_state, move, new_match, ok, recv_state, register, sync
+from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync
 
 
 @pytest.fixture
@@ -193,3 +195,42 @@ def test_a_finished_game_nobody_watches_leaves_memory_and_reloads_on_demand(serv
     s = m.state(m.p2)
     assert (s["status"], s["termination"], s["moves"]) == ("finished", "resignation", ["h2h4"])
     assert "Player 1 resigned" in s["reason"]
+
+
+def test_events_of_several_games_at_once_share_one_commit(server, reader):
+    """Group commit: moves of different games that arrive together are saved in one transaction,
+    and each is in the database before its game's players hear of it."""
+    games = [new_match(server) for _ in range(3)]
+    batches = []
+    save = server.store.save_games
+    server.store.save_games = lambda batch: (batches.append(len(batch)), save(batch))
+    rows = [server.store.game(m.id) for m in games]
+
+    async def together():
+        await asyncio.gather(*(server.hub.act(r.id, r.player0_id, "move", {"move": "h2h4"}) for r in rows))
+
+    server.call(together)
+    assert batches == [3]
+    for m in games:
+        assert reader.moves(m.id) == ["h2h4"]
+        assert http_state(m.p2, m.id)["moves"] == ["h2h4"]
+
+
+def test_a_failed_commit_is_an_error_and_changes_nothing(server, reader):
+    m = new_match(server)
+    save = server.store.save_games
+
+    def failing(batch):
+        raise OSError("disk full")
+
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        before = recv_state(w1)["version"]
+        recv_state(w2)
+        server.store.save_games = failing
+        w1.send_json({"type": "move", "move": "h2h4"})
+        assert "could not save" in recv_error(w1)
+        assert reader.moves(m.id) == [] and reader.game(m.id).version == before
+        assert http_state(m.p1, m.id)["moves"] == [] and http_state(m.p1, m.id)["version"] == before
+        server.store.save_games = save
+        move(w1, [w2], "h2h4")
+        assert reader.moves(m.id) == ["h2h4"]
