@@ -82,11 +82,17 @@ def fen(variant: str) -> None:
 @click.option("--data", default="data", show_default=True, help="Folder for the database.")
 def serve(host: str, port: int, data: str) -> None:
     """Run the game server (with its embedded database) and print the URL to open."""
+    import gc
+
     import uvicorn
 
     from .server.app import create_app
 
     app = create_app(data)
+    # the rules tables and the app are long-lived: keep them out of the collector's full passes,
+    # and collect young objects less often (each move allocates thousands of short-lived ones)
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
     click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {data}/)")
     # per-message deflate costs more CPU than it saves on small, frequent game messages
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)

@@ -7,6 +7,7 @@ implemented so far).
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from dataclasses import dataclass, field
 
 from .encoding import CASTLE, CELL_MASK, DESTROY, MAX_CODE, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
@@ -64,6 +65,7 @@ def _pieces_of(variant: Variant) -> list[Piece | None]:
 
 
 _PIECES: dict[tuple[str, ...], list[Piece | None]] = {}
+_TEXT = attrgetter("text")
 
 
 class Board:
@@ -166,7 +168,9 @@ class Board:
         # and the parse of the next move in the same position
         h = self._pos.hash, len(self.move_stack)
         if self._legal_cache is None or self._legal_cache[0] != h:
-            moves = sorted((self._move(m) for m in self._pos.legal()), key=lambda mv: mv.text)
+            cache = self._moves
+            moves = [cache.get(m) or self._move(m) for m in self._pos.legal()]
+            moves.sort(key=_TEXT)
             self._legal_cache = (h, moves)
         return self._legal_cache[1]
 
@@ -198,10 +202,13 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Play a legal move (IllegalMoveError otherwise)."""
-        for mv in self._legal_list():
-            if mv == move:
-                self._push_code(mv.code)
-                return
+        legal = self._legal_list()
+        # a move taken from a legal list carries its code: compare integers before whole moves
+        found = next((mv for mv in legal if mv.code == move.code), None) if move.code >= 0 else None
+        found = found or next((mv for mv in legal if mv == move), None)
+        if found:
+            self._push_code(found.code)
+            return
         raise IllegalMoveError(f"illegal move {move.text or move} in {self.fen()}")
 
     def push_text(self, text: str) -> Move:
