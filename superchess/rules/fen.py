@@ -129,22 +129,21 @@ def set_fen(pos: Position, fen: str) -> None:
 
 def board_fen(pos: Position) -> str:
     files = pos.variant.geometry.files
-    board = pos.board
+    board, symbol = pos.board, pos.tables.symbol
     rows = []
     for r in range(pos.variant.geometry.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for cell in range(r * files, r * files + files):
-            if not board[cell]:
+        parts, empty = [], 0
+        for code in board[r * files:r * files + files]:
+            if code:
+                if empty:
+                    parts.append(str(empty))
+                    empty = 0
+                parts.append(symbol[code])
+            else:
                 empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            letter = pos.letter_at(cell)
-            row += letter if board[cell] >> SIDE_SHIFT == 0 else letter.lower()
         if empty:
-            row += str(empty)
-        rows.append(row)
+            parts.append(str(empty))
+        rows.append("".join(parts))
     return "/".join(rows)
 
 

@@ -57,6 +57,8 @@ def fide_insufficient(pos: "Position", side: int) -> bool:
 
 def lone_minor(pos: "Position", side: int) -> bool:
     """Super Chess 16x16 R10/R12: only the King plus at most one Bishop or one Knight."""
+    if len(pos.occ[side]) > 2:  # asked after every move: most positions are decided by the count
+        return False
     mine = _letters(pos, side)
     rest = sum(mine.values()) - mine["K"]
     return rest == 0 or (rest == 1 and (mine["B"] or mine["N"]) > 0)

@@ -43,10 +43,12 @@ class Tables:
         self.king_code = [0, 0]
         self.holdable = [False] * MAX_CODE  # a captured piece of this code joins its owner's holdings
         self.move_cache: dict = {}  # move integer -> public Move, filled by boards using these tables
+        self.symbol = [""] * MAX_CODE  # FEN letter: upper case for Player 1, lower case for Player 2
         for side in (0, 1):
             for ti, pt in enumerate(types, 1):
                 code = code_of(side, ti)
                 self.own[side][code] = True
+                self.symbol[code] = pt.letter if side == 0 else pt.letter.lower()
                 self.royal[code] = pt.royal
                 self.pawn[code] = pt.pawn
                 self.checkable[code] = pt.checkable

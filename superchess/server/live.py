@@ -45,11 +45,9 @@ def reason_text(game: Game, winner: int | None) -> str:
 
 
 def _move_json(mv, names: list[str]) -> str:
-    """One legal move as JSON, cached by its text (the same text always encodes the same way)."""
-    text = _MOVE_JSON.get(mv.text)
-    if text is None:
-        text = _MOVE_JSON[mv.text] = json.dumps(
-            {"to": names[mv.to_cell], "move": mv.text, "promotion": mv.promotion.lower() if mv.promotion else None})
+    """One legal move as JSON, kept by its text (the same text always encodes the same way)."""
+    text = _MOVE_JSON[mv.text] = json.dumps(
+        {"to": names[mv.to_cell], "move": mv.text, "promotion": mv.promotion.lower() if mv.promotion else None})
     return text
 
 
@@ -354,8 +352,14 @@ class LiveGame:
         board = self.game.board
         names = board.geometry.names
         by_origin: dict[str, list[str]] = {}
+        known = _MOVE_JSON
         for mv in board.legal_moves:
-            by_origin.setdefault(names[mv.from_cell], []).append(_move_json(mv, names))
+            frag = known.get(mv.text) or _move_json(mv, names)
+            group = by_origin.get(names[mv.from_cell])
+            if group is None:
+                by_origin[names[mv.from_cell]] = [frag]
+            else:
+                group.append(frag)
         return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
 
     def _claimable(self) -> bool:
