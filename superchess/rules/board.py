@@ -81,6 +81,7 @@ class Board:
         for r in rosters:
             r.validate(letters)
         self.geometry = self.variant.geometry
+        self._piece_of = _pieces_of(self.variant)
         self._pos = Position(self.variant, (Roster(rosters[0]), Roster(rosters[1])))
         self.starting_fen = fen or self.variant.start_fen
         set_fen(self._pos, self.starting_fen)
@@ -126,11 +127,11 @@ class Board:
         return self._piece(p)
 
     def _piece(self, code: int) -> Piece | None:
-        return _pieces_of(self.variant)[code]
+        return self._piece_of[code]
 
     def pieces(self) -> dict[str, Piece]:
         """Square name -> piece, for every occupied square."""
-        names, board, of = self.geometry.names, self._pos.board, _pieces_of(self.variant)
+        names, board, of = self.geometry.names, self._pos.board, self._piece_of
         return {names[c]: of[board[c]] for s in (0, 1) for c in sorted(self._pos.occ[s])}
 
     def holdings(self, side: int) -> dict[str, int]:

@@ -316,7 +316,7 @@ class LiveGame:
             "you": viewer, "can_claim_draw": to_move and self._claimable(),
             "can_abort": status in ("active", "setup") and viewer is not None
             and len(self.game.board.move_stack) < 2,
-            "rosters": self._visible_rosters(viewer),
+            "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
 
