@@ -267,6 +267,21 @@ class IntergridBoard:
                 out[-1] += " " + mv.text
         return out
 
+    def perft(self, depth: int) -> int:
+        """Leaf nodes of the legal move tree `depth` moves deep (square, point and `end` moves)."""
+        if depth == 0:
+            return 1
+        return sum(n for _, n in self.divide(depth))
+
+    def divide(self, depth: int) -> list[tuple[Move, int]]:
+        """(move, leaf count below it) for each legal move, in `legal_moves` order."""
+        rows = []
+        for mv in self.legal_moves:
+            self.push(mv)
+            rows.append((mv, self.perft(depth - 1)))
+            self.pop()
+        return rows
+
     def effects(self, move: Move) -> list[tuple[str, Piece | None, Piece | None]]:
         """What the move changes, cell by cell: (square or point name, piece before, piece after)."""
         if move == END_MOVE:
