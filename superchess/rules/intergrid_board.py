@@ -106,7 +106,7 @@ class IntergridBoard:
             raise ValueError(f"bad intergrid position: {e}") from None
         self._made = [0]  # moves made in the current turn, after each push
         self._stack: list[Move] = []  # every move pushed, those of a mid-turn start position first
-        self._legal_cache: tuple[int, list[Move]] | None = None
+        self._legal_cache: tuple[ig.State, list[Move]] | None = None  # keyed by the state object
         for text in moves_text.split():  # a mid-turn position: the turn's start and its moves so far
             self.push_text(text)
         self._base = len(self._stack)
@@ -120,6 +120,16 @@ class IntergridBoard:
     def move_stack(self) -> list[Move]:
         """The moves played since the starting position (each turn's moves and `end` moves)."""
         return self._stack[self._base:]
+
+    @property
+    def reference_state(self) -> ig.State:
+        """The current position as the reference module's state (what the engine searches)."""
+        return self._state
+
+    @property
+    def turn_search(self) -> TurnSearch:
+        """The turn mechanism this board uses (rule and model)."""
+        return self._search
 
     @property
     def rosters(self) -> tuple[Roster, Roster]:
@@ -188,10 +198,10 @@ class IntergridBoard:
         return list(self._legal_list())
 
     def _legal_list(self) -> list[Move]:
-        if self._legal_cache is None or self._legal_cache[0] != len(self._states):
+        if self._legal_cache is None or self._legal_cache[0] is not self._state:
             moves, may_end = self._search.continuations(self._state, self.moves_in_turn, self.turn)
             legal = sorted((_public(m) for m in moves), key=lambda mv: mv.text)
-            self._legal_cache = (len(self._states), legal + ([END_MOVE] if may_end else []))
+            self._legal_cache = (self._state, legal + ([END_MOVE] if may_end else []))
         return self._legal_cache[1]
 
     def parse_move(self, text: str) -> Move:
