@@ -33,8 +33,7 @@ class TurnRule:
     max_moves: int
 
 
-TURN_RULES = {
-    "single": TurnRule("single", 1, 1),  # orthodox: one move, the turn ends by itself
+TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-element case
     "one_then_optional": TurnRule("one_then_optional", 1, 2),  # InterGrid R8: square move, optional point move
 }
 

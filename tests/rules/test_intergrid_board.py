@@ -166,6 +166,55 @@ def test_r9_point_pawn_double_step_en_passant_and_promotion():
     assert b.piece_at("G8") == Piece("N", 0)
 
 
+def test_r12_castling_king_and_rook_both_capture():
+    """intergrid R12: King on b1 takes C0 by the edge rule, Rook on c1 encloses D1 with d2."""
+    b = board({"d1": "K", "a1": "R", "d2": "P", "C0": "n", "D1": "n", "h8": "k"}, castling="Q")
+    assert captured(b, "d1b1") == {"C0": "n", "D1": "n"}
+    b.push_text("d1b1")
+    b.push_text(END_TURN)
+    assert b.piece_at("c1") == Piece("R", 0) and b.fen().split()[3] == "-"
+
+
+def test_r13_promotion_arrival_captures():
+    """intergrid R13: the promoted Queen on b8 takes C8 by the edge rule."""
+    b = board({"b7": "P", "C8": "n", "a1": "K", "h1": "k"})
+    assert captured(b, "b7b8q") == {"C8": "n"}
+    assert {e[0]: e[2] for e in b.effects(b.parse_move("b7b8q"))}["b8"] == Piece("Q", 0)
+
+
+def test_r14_draws_are_automatic_at_turn_starts():
+    """intergrid R14: 50 turns each (the clock counts turns), threefold repetition, dead material."""
+    assert board({"a1": "K", "h8": "k"}).outcome().termination is Termination.INSUFFICIENT_MATERIAL
+    b = Board("intergrid", ig.fen(pos({"a1": "K", "b1": "R", "h8": "k"}, halfmove=99)))
+    assert b.outcome() is None
+    b.push_text("b1b2")
+    assert b.outcome() is None  # mid-turn
+    b.push_text(END_TURN)
+    assert b.halfmove_clock == 100 and b.outcome().termination is Termination.MOVE_RULE
+    b = Board("intergrid")
+    for text in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        assert b.outcome() is None
+        b.push_turn(text)
+    assert b.repetition_count() == 3 and b.outcome().termination is Termination.REPETITION
+    assert b.outcome().winner is None
+
+
+def test_checkmate_and_stalemate_through_the_board():
+    """intergrid 5 and R8: mate by a square Queen; a player with no square move has no turn."""
+    b = board({"a8": "k", "b7": "Q", "b6": "K"}, side="b")
+    assert b.is_check() and b.is_checkmate() and not b.is_stalemate()
+    assert b.outcome().termination is Termination.CHECKMATE and b.outcome().winner == 0
+    b = board({"a1": "K", "A1": "N", "B1": "N", "B0": "N", "h8": "k"})  # point moves exist, no square move
+    assert b.legal_moves == [] and b.is_stalemate()
+    assert b.outcome().termination is Termination.STALEMATE
+
+
+def test_check_by_enclosure():
+    """intergrid 5: the point Rook can reach E1 while the Queen on D0 is the partner across d1."""
+    b = board({"d1": "K", "A1": "r", "D0": "q", "h8": "k", "D2": "P"})
+    assert b.is_check() and b.is_attacked_by(1, "d1")
+
+
 # =========================================================================== text, records, stack
 
 def test_mid_turn_fen_round_trip_and_pop_restores():
