@@ -55,7 +55,7 @@ class Move:
 class Board:
     """A game position with its move history."""
 
-    def __new__(cls, variant: str | Variant = "super16", *args, **kwargs):
+    def __new__(cls, variant: str | Variant = "super16", *args, **kwargs) -> "Board":
         if cls is Board and isinstance(variant, str) and variant in STANDALONE_BOARDS:
             module, name = STANDALONE_BOARDS[variant].split(":")
             return getattr(importlib.import_module(f".{module}", __package__), name)(variant, *args, **kwargs)

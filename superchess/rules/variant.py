@@ -78,7 +78,7 @@ VARIANT_NAMES = ("super16", "chess", "superchess")
 #: Variants not on the core yet: their own Board class over a reference rules module
 #: (name -> "module:class" inside this package); `Board(name)` makes one.
 STANDALONE_BOARDS = {"intergrid": "intergrid_board:IntergridBoard"}
-#: Every variant `Board(name)` plays (the CLI offers these; the server and engine the core ones).
+#: Every variant `Board(name)` plays (the CLI and UCI offer these; the server the core ones).
 BOARD_VARIANT_NAMES = VARIANT_NAMES + tuple(STANDALONE_BOARDS)
 _cache: dict[str, Variant] = {}
 

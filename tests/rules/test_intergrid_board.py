@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
 from superchess.rules import intergrid as ig
@@ -289,3 +291,26 @@ def test_random_play_matches_reference(seed):
         if b.king(1 - mover) is not None:
             assert not b.is_attacked_by(1 - mover, b.king(mover))
     assert b.fen() == ig.fen(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 40))
+def test_any_position_round_trips_through_its_text(seed, moves):
+    """intergrid R15, R7: after random moves (mid-turn too) the FEN rebuilds the same position with
+    the same legal moves, pop restores every earlier FEN, and finished turns leave the King safe."""
+    rng = random.Random(seed)
+    b = Board("intergrid")
+    fens = []
+    for _ in range(moves):
+        if not b.legal_moves:
+            break
+        fens.append(b.fen())
+        mover = b.turn
+        b.push(rng.choice(b.legal_moves))
+        if b.turn != mover and b.king(b.turn) is not None:
+            assert not b.is_attacked_by(b.turn, b.king(mover))
+    again = Board("intergrid", b.fen())
+    assert again.fen() == b.fen() and again.legal_moves == b.legal_moves
+    while fens:
+        b.pop()
+        assert b.fen() == fens.pop()
