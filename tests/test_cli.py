@@ -8,6 +8,7 @@ import pytest
 
 from superchess.cli import main
 from superchess.rules import Board
+from superchess.rules import intergrid as ig
 
 
 def run(capsys, *argv):
@@ -29,6 +30,18 @@ def test_moves_lists_the_legal_moves_sorted(capsys):
     b.push_text("e7e5")
     lines = out.split()
     assert code == 0 and lines == sorted(m.text for m in b.legal_moves) and len(lines) == 29
+
+
+def test_intergrid_fen_and_moves_within_a_turn(capsys):
+    """intergrid I8, R8, R15: square moves first, then point moves and `end`."""
+    code, out, _ = run(capsys, "fen", "--variant", "intergrid")
+    assert code == 0 and out.strip() == ig.START_FEN
+    code, out, _ = run(capsys, "moves", "--variant", "intergrid")
+    assert code == 0 and out.split() == ["b1a3", "b1c3", "d2d3", "d2d4", "e2e3", "e2e4", "g1f3", "g1h3"]
+    code, out, _ = run(capsys, "moves", "--variant", "intergrid", "--moves", "b1a3")
+    assert code == 0 and len(out.split()) == 24 and out.split()[-1] == "end"
+    code, out, _ = run(capsys, "moves", "--variant", "intergrid", "--moves", "b1a3 end", "e7e5")
+    assert code == 0 and out.split()[-1] == "end" and all(t[0].isupper() for t in out.split()[:-1])
 
 
 def test_moves_from_a_fen(capsys):

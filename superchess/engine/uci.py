@@ -16,8 +16,10 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from ..rules import VARIANT_NAMES, Board, Roster
+from ..rules import Board, Roster
 from ..rules.program import ProgramError
+from ..rules.variant import BOARD_VARIANT_NAMES, STANDALONE_BOARDS
+from .intergrid_search import think_uci as think_turns
 from .levels import get_level
 from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
@@ -98,7 +100,7 @@ class UciEngine:
     def cmd_uci(self) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        variants = " ".join(f"var {v}" for v in VARIANT_NAMES)
+        variants = " ".join(f"var {v}" for v in BOARD_VARIANT_NAMES)
         self.send(f"option name UCI_Variant type combo default chess {variants}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.send("option name Level type spin default 8 min 1 max 8")
@@ -116,8 +118,8 @@ class UciEngine:
             name, value = " ".join(args[1:]), ""
         key = name.lower()
         if key == "uci_variant":
-            if value not in VARIANT_NAMES:
-                raise ValueError(f"unknown variant {value!r} (known: {', '.join(VARIANT_NAMES)})")
+            if value not in BOARD_VARIANT_NAMES:
+                raise ValueError(f"unknown variant {value!r} (known: {', '.join(BOARD_VARIANT_NAMES)})")
             self.variant = value
             self.rosters = (Roster(), Roster())
             self.board = Board(self.variant)
@@ -178,6 +180,12 @@ class UciEngine:
                 i += 2
             else:
                 raise ValueError(f"go: unknown parameter {a!r}")
+        if self.variant in STANDALONE_BOARDS:  # multi-move turns (intergrid): the turn search
+            self.stop_event, self.infinite = threading.Event(), infinite
+            self.thread = threading.Thread(target=think_turns, daemon=True, args=(
+                self.board.copy(), opts, infinite, self.stop_event, self.send))
+            self.thread.start()
+            return
         board = self.board.copy()
         if not board._pos.legal():
             self.send("info string the game is over: no legal move")

@@ -6,6 +6,7 @@ implemented so far).
 """
 from __future__ import annotations
 
+import importlib
 import re
 from operator import attrgetter
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from .outcome import Outcome, Termination
 from .perft import divide, perft
 from .position import Position
 from .program import Roster
-from .variant import Variant, get_variant
+from .variant import STANDALONE_BOARDS, Variant, get_variant
 
 _MOVE_RE = re.compile(r"([a-z][0-9]+)([a-z][0-9]+)([a-z]?)\Z")
 
@@ -71,6 +72,12 @@ _TEXT = attrgetter("text")
 class Board:
     """A game position with its move history."""
 
+    def __new__(cls, variant: str | Variant = "super16", *args, **kwargs) -> "Board":
+        if cls is Board and isinstance(variant, str) and variant in STANDALONE_BOARDS:
+            module, name = STANDALONE_BOARDS[variant].split(":")
+            return getattr(importlib.import_module(f".{module}", __package__), name)(variant, *args, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, variant: str | Variant = "super16", fen: str | None = None,
                  rosters: tuple[Roster, Roster] | None = None) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
@@ -110,6 +117,11 @@ class Board:
     @property
     def ep_square(self) -> str | None:
         return self.geometry.name(self._pos.ep) if self._pos.ep >= 0 else None
+
+    @property
+    def moves_in_turn(self) -> int:
+        """Moves already made in the current turn: always 0 here, every move is a whole turn."""
+        return 0
 
     def fen(self) -> str:
         return get_fen(self._pos)
@@ -229,6 +241,10 @@ class Board:
 
     def peek(self) -> Move | None:
         return self.move_stack[-1] if self.move_stack else None
+
+    def turn_texts(self) -> list[str]:
+        """The game's turns as text (one move each here)."""
+        return [mv.text for mv in self.move_stack]
 
     def perft(self, depth: int) -> int:
         """Leaf nodes of the legal move tree `depth` plies deep."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 class Termination(enum.Enum):
     CHECKMATE = "checkmate"
+    KING_CAPTURED = "king captured"  # intergrid R7: a King taken within a turn
     STALEMATE = "stalemate"
     INSUFFICIENT_MATERIAL = "insufficient material"
     REPETITION = "repetition"

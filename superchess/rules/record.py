@@ -11,6 +11,7 @@ import re
 from .board import Board, Move
 from .outcome import Outcome, Termination
 from .program import Roster
+from .turns import END_TURN
 from .variant import Variant
 
 _HEADER_RE = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
@@ -30,6 +31,7 @@ class Game:
                         "Player1": "?", "Player2": "?"}
         self.headers.update(headers or {})
         self.outcome: Outcome | None = None
+        self._start = self.board.turn, self.board.fullmove_number  # for numbering the moves
 
     # -- playing ----------------------------------------------------------------------------
     def _require_running(self) -> None:
@@ -92,13 +94,13 @@ class Game:
         order = [k for k in _STANDARD if k in headers] + [k for k in headers if k not in _STANDARD]
         lines = [f'[{k} "{_escape(headers[k])}"]' for k in order]
         words = []
-        side, number = _start_side_and_number(b.starting_fen)
-        for mv in b.move_stack:
+        side, number = self._start
+        for turn in b.turn_texts():  # a multi-move turn is its moves, e.g. "e2e4 G1E2" (intergrid)
             if side == 0:
                 words.append(f"{number}.")
             elif not words:
                 words.append(f"{number}...")
-            words.append(mv.text)
+            words.append(turn)
             if side == 1:
                 number += 1
             side ^= 1
@@ -138,11 +140,21 @@ class Game:
                     raise RecordError(f"result {tok} in the moves differs from the Result header {result}")
                 continue
             try:
-                game.play(re.sub(r"^\d+\.+", "", tok))
+                game._play_in_turn(re.sub(r"^\d+\.+", "", tok))
             except ValueError as e:
                 raise RecordError(f"move {len(game.board.move_stack) + 1}: {e}") from None
+        if game.board.moves_in_turn and END_TURN in {mv.text for mv in game.board.legal_moves}:
+            game.play(END_TURN)  # a record holds whole turns: the last one ends where the text does
         game._apply_result(result, termination)
         return game
+
+    def _play_in_turn(self, text: str) -> None:
+        """Play a recorded move; in a multi-move turn, a move that cannot continue the turn ends it
+        first (a record writes a turn as its moves, without the end-of-turn move)."""
+        b = self.board
+        if b.moves_in_turn and text not in {mv.text for mv in b.legal_moves}:
+            self.play(END_TURN)
+        self.play(text)
 
     def _apply_result(self, result: str, termination: str | None) -> None:
         if result not in RESULTS:
@@ -174,11 +186,6 @@ class Game:
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _start_side_and_number(fen: str) -> tuple[int, int]:
-    fields = fen.split()
-    return (0 if fields[1] == "w" else 1), int(fields[5])
 
 
 def _wrap(words: list[str], width: int = 79) -> str:

@@ -81,6 +81,25 @@ def test_super16_conversation(uci):
     assert uci.close() == 0
 
 
+def test_intergrid_turn_in_two_parts(uci):
+    """UCI_Variant intergrid: the engine answers the next move of its turn; in I4 (intergrid) the
+    square move b2d2 takes the Knight by displacement and the Bishop on E2 by enclosure."""
+    uci.send("uci")
+    assert "var intergrid" in next(line for line in uci.until("uciok") if "name UCI_Variant" in line)
+    uci.send("setoption name UCI_Variant value intergrid")
+    uci.send("position startpos moves e2e4 G1E2 e7e5")
+    uci.send("go depth 1")
+    move = uci.until("bestmove")[-1].split()[1]
+    board = Board("intergrid")
+    for text in ("e2e4", "G1E2", "e7e5"):
+        board.push_text(text)
+    assert move in {m.text for m in board.legal_moves}  # a point move or `end` of Black's turn
+    uci.send("position fen 8/7k/8/7K/8/4R3/1Q1n4/8 9/9/9/9/9/9/4b4/9/9 w - - 0 1")
+    uci.send("go depth 1")
+    assert uci.until("bestmove")[-1] == "bestmove b2d2"
+    assert uci.close() == 0
+
+
 def test_stop_ends_an_infinite_search(uci):
     uci.send("setoption name UCI_Variant value super16")
     uci.send("position startpos")

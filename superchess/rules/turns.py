@@ -1,0 +1,80 @@
+"""Multi-move turns (ARCHITECTURE: "a turn is a sequence of moves with a rule that says when it may
+end; single-move variants are the one-element case").
+
+A variant with multi-move turns gives two things:
+- a `TurnRule` (data, registered by name in `TURN_RULES`): how many moves a turn has at least and at
+  most; the turn ends by itself when it reaches its maximum, otherwise by the end-of-turn move;
+- a `TurnModel` (its positions as this module sees them): the moves that may continue the turn now,
+  how one is played, how the turn is closed, and whether a closed turn is legal (e.g. the mover's
+  King is not attacked at its end).
+
+From these, `continuations` lists what the public `legal_moves` offers mid-turn: each move that starts
+at least one legal completion of the turn, plus `END_TURN` when the turn may stop here. Tiling Rider
+(1-N moves per turn) plugs in the same way with its own rule and model.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+S = TypeVar("S")  # a variant's position
+M = TypeVar("M")  # a variant's move
+
+#: The text of the end-of-turn move (what a player sends to stop a turn before its maximum).
+END_TURN = "end"
+
+
+@dataclass(frozen=True)
+class TurnRule:
+    """How long a turn is: at least `min_moves`, at most `max_moves` moves."""
+    name: str
+    min_moves: int
+    max_moves: int
+
+
+TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-element case
+    "one_then_optional": TurnRule("one_then_optional", 1, 2),  # InterGrid R8: square move, optional point move
+}
+
+
+class TurnModel(Protocol[S, M]):
+    def moves(self, state: S) -> Sequence[M]:
+        """Pseudo-legal moves that may continue the turn in `state`."""
+
+    def play(self, state: S, move: M) -> S:
+        """The state after `move`, still inside the turn (unless the move itself closed it)."""
+
+    def end_turn(self, state: S) -> S:
+        """The state after closing the turn (the other side to move)."""
+
+    def turn_ok(self, ended: S, mover: int) -> bool:
+        """Is a turn of `mover` that ended in `ended` legal?"""
+
+
+@dataclass(frozen=True)
+class TurnSearch(Generic[S, M]):
+    """Legality of moves inside a turn: a move is legal if some completion of the turn is legal."""
+    rule: TurnRule
+    model: TurnModel
+
+    def can_end(self, state: S, made: int, mover: int) -> bool:
+        """May the turn stop now, after `made` moves?"""
+        return made >= self.rule.min_moves and self.model.turn_ok(self.model.end_turn(state), mover)
+
+    def completable(self, state: S, made: int, mover: int) -> bool:
+        """Does some legal completion of the turn exist from here?"""
+        if self.can_end(state, made, mover):
+            return True
+        if made >= self.rule.max_moves:
+            return False
+        return any(self.completable(self.model.play(state, m), made + 1, mover)
+                   for m in self.model.moves(state))
+
+    def continuations(self, state: S, made: int, mover: int) -> tuple[list[M], bool]:
+        """(the moves that start a legal completion, whether the end-of-turn move is legal now)."""
+        if made >= self.rule.max_moves:
+            return [], False
+        moves = [m for m in self.model.moves(state)
+                 if self.completable(self.model.play(state, m), made + 1, mover)]
+        return moves, self.can_end(state, made, mover)

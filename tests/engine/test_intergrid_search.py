@@ -1,0 +1,25 @@
+"""The InterGrid turn search (engine/intergrid_search.py): a turn searched as its two parts."""
+from __future__ import annotations
+
+from superchess.engine.intergrid_search import MATE, best_turn
+from superchess.rules import Board
+from superchess.rules import intergrid as ig
+from tests.rules.test_intergrid import pos
+
+
+def test_finds_the_two_part_king_capture():
+    """intergrid R7: g4g5 opens H3-G4-F5 for the point Bishop, which encloses e5 with E4."""
+    b = Board("intergrid", ig.fen(pos({"g4": "P", "H3": "B", "E4": "R", "e5": "k", "a1": "K"})))
+    result = best_turn(b, max_turns=1, movetime_ms=None)
+    assert result.score > MATE // 2 and len(result.moves) == 2
+    for text in result.moves:
+        b.push_text(text)
+    assert b.king(1) is None
+
+
+def test_answers_mid_turn_with_a_legal_continuation():
+    """intergrid R8: from the middle of a turn the search continues that turn."""
+    b = Board("intergrid")
+    b.push_text("e2e4")
+    result = best_turn(b, max_turns=1, movetime_ms=None)
+    assert result.moves[0] in {m.text for m in b.legal_moves} and result.depth == 1
