@@ -20,6 +20,7 @@ class Level:
     use_clock: bool
     hash_mb: int
     max_ms: int
+    time_share: float = 1.0
 
 
 @lru_cache(maxsize=1)
@@ -31,7 +32,8 @@ def load_levels() -> dict[int, Level]:
         out[n] = Level(number=n, depth=int(d["depth"]), movetime_ms=int(d["movetime_ms"]),
                        nodes=int(d["nodes"]), noise_cp=int(d["noise_cp"]), margin_cp=int(d["margin_cp"]),
                        use_clock=bool(d["use_clock"]), hash_mb=int(d["hash_mb"]),
-                       max_ms=int(d.get("max_ms", int(d["movetime_ms"]) * 3 // 2)))
+                       max_ms=int(d.get("max_ms", int(d["movetime_ms"]) * 3 // 2)),
+                       time_share=float(d.get("time_share", 1.0)))
     if sorted(out) != list(LEVELS):
         raise ValueError(f"levels.toml must define levels 1-8, found {sorted(out)}")
     return out

@@ -119,6 +119,7 @@ def level_limits(level: int, time_left_ms: int | None, increment_ms: int, fullmo
     cap = lv.movetime_ms or None
     if time_left_ms is not None:
         soft, hard = budget(time_left_ms, increment_ms, fullmove=fullmove)
+        soft *= lv.time_share
         if (not lv.use_clock or lv.number < 8) and cap is not None:  # the level's own pace
             soft = min(soft, cap)
         if lv.max_ms:

@@ -7,7 +7,7 @@ import pytest
 
 from superchess.engine import choose_move
 from superchess.engine.levels import get_level, load_levels
-from superchess.engine.play import lenient_move, make_board, search_position
+from superchess.engine.play import lenient_move, level_limits, make_board, search_position
 from superchess.engine.search import MATE, Limits
 from superchess.engine.timing import budget
 from superchess.rules import Board, Roster
@@ -283,3 +283,12 @@ def test_choose_move_runs_in_a_process_pool():
     board = Board("chess")
     board.push_text("e2e4")
     assert text in {m.text for m in board.legal_moves}
+
+
+def test_under_a_clock_each_timed_level_thinks_longer_than_the_one_below():
+    """Levels 5-8 plan from the clock; below 8 a level uses a share of the plan, so the ladder holds
+    at fast time controls, where the top levels' depth caps are never reached."""
+    for clock in (10_000, 180_000, 1_800_000):
+        soft = [level_limits(n, clock, 1_000, fullmove=10).soft_ms for n in (5, 6, 7, 8)]
+        assert soft == sorted(soft) and len(set(soft)) == 4, (clock, soft)
+        assert soft[-1] == budget(clock, 1_000, fullmove=10)[0]
