@@ -180,7 +180,7 @@ class Hub:
     def message(self, g: LiveGame, player_id: int | None, now: int, event: dict | None = None) -> str:
         """The `state` message for one viewer, as JSON text."""
         state = g.state_json(g.side_of(player_id), now, self._colour(player_id))
-        tail = f',"event":{json.dumps(event)}' if event else ""
+        tail = f',"event":{json.dumps(event, separators=(",", ":"))}' if event else ""
         return f'{{"type":"state","version":{g.row.version},"state":{state}{tail}}}'
 
     def state(self, g: LiveGame, player_id: int | None, now: int) -> dict:

@@ -46,12 +46,13 @@ def reason_text(game: Game, winner: int | None) -> str:
 
 def _move_json(mv, names: list[str]) -> str:
     """One legal move as JSON, kept by its text (the same text always encodes the same way)."""
-    text = _MOVE_JSON[mv.text] = json.dumps(
+    text = _MOVE_JSON[mv.text] = _compact(
         {"to": names[mv.to_cell], "move": mv.text, "promotion": mv.promotion.lower() if mv.promotion else None})
     return text
 
 
 _MOVE_JSON: dict[str, str] = {}
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # what the server sends: no spaces
 
 
 class LiveGame:
@@ -304,9 +305,9 @@ class LiveGame:
         move). The parts every viewer shares (the board, the legal moves) are encoded once per
         version and spliced in: the server sends this after every event."""
         to_move, own = self._own_part(viewer, now, colour)
-        shared = self._cached("shared_json", lambda: json.dumps(self._shared())[1:-1])
+        shared = self._cached("shared_json", lambda: _compact(self._shared())[1:-1])
         legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
-        return f'{{{shared},{json.dumps(own)[1:-1]},"legal":{legal}}}'
+        return f'{{{shared},{_compact(own)[1:-1]},"legal":{legal}}}'
 
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
