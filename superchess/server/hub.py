@@ -153,25 +153,37 @@ class Hub:
                 if not done.done():
                     done.set_exception(ActionError("the server could not save that; please try again"))
             return
-        for g, event, now, _, done in batch:
-            try:
-                self._schedule(g)
-                self._broadcast(g, event, now)
-                if self.ai:
-                    self.ai.consider(g)
-                self._evict_if_done(g.row.id)
-            except Exception as e:  # one game's trouble is its caller's, not the batch's
-                if not done.done():
-                    done.set_exception(e)
-                continue
+        # whoever must act now hears first, across the whole batch; then everyone else
+        failed: dict[asyncio.Future, Exception] = {}
+        for first in (True, False):
+            for g, event, now, _, done in batch:
+                if done in failed:
+                    continue
+                try:
+                    self._broadcast(g, event, now, first)
+                    if not first:
+                        self._schedule(g)
+                        if self.ai:
+                            self.ai.consider(g)
+                        self._evict_if_done(g.row.id)
+                except Exception as e:  # one game's trouble is its caller's, not the batch's
+                    failed[done] = e
+        for *_, done in batch:
             if not done.done():
-                done.set_result(None)
+                if done in failed:
+                    done.set_exception(failed[done])
+                else:
+                    done.set_result(None)
 
-    def _broadcast(self, g: LiveGame, event: dict, now: int) -> None:
+    def _broadcast(self, g: LiveGame, event: dict, now: int, to_move: bool) -> None:
+        """Send the new state to the viewers who are (`to_move`) or are not the player to move."""
         # viewers who see the same thing (a side, or watching, with the same colour) share one encoding
         encoded: dict[tuple, str] = {}
+        turn = g.game.board.turn if g.row.status == "active" else None
         for conn in list(self.conns.get(g.row.id, ())):
             side = g.side_of(conn.player_id)
+            if (side is not None and side == turn) != to_move:
+                continue
             key = (side, self._colour(conn.player_id) if side is not None else None)
             if key not in encoded:
                 encoded[key] = self.message(g, conn.player_id, now, event)
