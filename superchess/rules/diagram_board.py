@@ -103,9 +103,10 @@ class DiagramBoard:
     def _move(self, m: DMove) -> DiagramMove:
         o, d, caps, kind = m
         text = self.name(o) + self.name(d) + "".join("x" + self.name(c) for c in caps if c != d)
-        promo = next((self._pos.rule_of(after).letter for c, before, after in self._pos.changes(m)
-                      if before and after and before >> SIDE_SHIFT == self.turn
-                      and self._pos.rule_of(before).pawn and after != before and c == d), None)
+        board = self._pos.board
+        landing, arrived = (o, board[d]) if kind == "swap" else (d, board[o])  # the pawn's new cell
+        promo = next((self._pos.rule_of(after).letter for c, _, after in self._pos.changes(m)
+                      if c == landing and after and after != arrived and self._pos.rule_of(arrived).pawn), None)
         return DiagramMove(o, d, caps, kind, text, promo, m)
 
     def _legal_list(self) -> list[DiagramMove]:
