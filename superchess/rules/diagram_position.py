@@ -40,6 +40,22 @@ def capture_offsets(rules: DiagramRules, letter: str, side: int) -> frozenset[tu
     return frozenset(out)
 
 
+_STATIC: dict[int, tuple] = {}
+
+
+def _static(rules: DiagramRules) -> tuple:
+    """Zobrist keys and capture offsets of a rules object, computed once."""
+    entry = _STATIC.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        n = rules.files * rules.ranks
+        rng = random.Random(20231107)
+        z = [[rng.getrandbits(64) for _ in range(128)] for _ in range(n)]
+        z_unmoved = [rng.getrandbits(64) for _ in range(n)]
+        offsets = {(i + 1, s): capture_offsets(rules, p.letter, s) for i, p in enumerate(rules.pieces) for s in (0, 1)}
+        entry = _STATIC[id(rules)] = (rules, z, z_unmoved, rng.getrandbits(64), offsets)
+    return entry[1:]
+
+
 class DiagramPosition:
     """Mutable state with make/unmake; see the module docstring."""
 
@@ -56,13 +72,8 @@ class DiagramPosition:
         self.hash = 0
         self.history: list[int] = []  # hashes of earlier positions, for repetition
         self._undo: list[tuple] = []
-        rng = random.Random(20231107)
-        self._z = [[rng.getrandbits(64) for _ in range(128)] for _ in range(n)]
-        self._z_unmoved = [rng.getrandbits(64) for _ in range(n)]
-        self._z_side = rng.getrandbits(64)
+        self._z, self._z_unmoved, self._z_side, self._offsets = _static(rules)
         self._rule = [None] + list(rules.pieces)
-        self._offsets = {(i + 1, s): capture_offsets(rules, p.letter, s)
-                         for i, p in enumerate(rules.pieces) for s in (0, 1)}
         self._king = rules.type_index(rules.king) if rules.king else 0
         self._prince = rules.type_index(rules.prince) if rules.prince else 0
         self._succession = [(rules.type_index(a), rules.type_index(b)) for a, b in rules.succession]

@@ -337,3 +337,87 @@ def test_r21_move_texts():
         b.parse_move("b2-d4")
     assert b.parse_move("b2d4xc3").captured == (b.cell("c3"), b.cell("d4"))
     assert b.parse_move("b2d4xc3").via == (b.cell("c3"),)
+
+
+# ------------------------------------------------------------------ double checkmate (4.4)
+
+DOUBLE_MATE = {"a16": "k", "c16": "i", "d13": "F", "p15": "R", "b1": "R", "c1": "Q", "p14": "R", "p16": "R",
+               "p1": "K"}  # F d13 checks a16 (leap); ranks 14-16 and files b, c are covered
+
+
+def test_double_checkmate_loses():
+    b = Board("vanguard", fen_of(DOUBLE_MATE, side="b"))
+    assert b.is_check() and b.is_attacked_by(0, "c16")
+    assert b.legal_moves == [] and b.is_checkmate() and not b.is_stalemate()
+    assert b.outcome().termination is Termination.CHECKMATE and b.outcome().winner == 0
+
+
+def test_not_double_checkmate_when_the_prince_can_escape_then_any_move_is_legal_r14():
+    pieces = {k: v for k, v in DOUBLE_MATE.items() if k != "p16"}  # d16, next to the Prince, is free
+    b = Board("vanguard", fen_of(pieces, side="b"))
+    assert b.is_check() and not b.is_checkmate()
+    texts = {m.text for m in b.legal_moves}
+    assert {"c16d14", "a16b16", "a16a15"} <= texts  # the King may stay in or walk into check
+
+
+# ------------------------------------------------------------------ per-piece destination sets
+
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("pid", sorted(SEED_LINE_XB))
+def test_piece_destinations_on_an_empty_board(pid, side):
+    """Every piece type alone on h8 (White) / h9 (Black), the Kings in the a1 and a16 corners out of
+    its reach (a King alone): vanguard.md 3.2, Pawn types off their third rank."""
+    letter = ID_TO_LETTER[pid]
+    origin = "h8" if side == 0 else "h9"
+    kings = {} if pid == "K" else {"a1": "K", "a16": "k"}
+    b = Board("vanguard", fen_of({**kings, origin: letter if side == 0 else letter.lower()}, side="wb"[side]))
+    expected = cells(origin, _expected_empty(pid, False), side)
+    got = {m.text[len(origin):] for m in b.legal_moves if m.text.startswith(origin)}
+    assert got == expected
+
+
+CROWDED = [  # the worked examples' positions: the piece, its board, and its complete move set
+    ("h8", {"h8": "W", "i9": "P", "f9": "Q", "g7": "r"}),
+    ("e4", {"e4": "Y", "e5": "P", "f6": "T", "h5": "A", "d6": "p", "c8": "n", "g8": "r", "i6": "q"}),
+    ("d4", {"d4": "H", "b4": "B", "d6": "p", "d8": "n", "f4": "p", "g4": "p", "d2": "t", "d1": "n"}),
+    ("b2", {"b2": "E", "a1": "R", "b1": "B", "c1": "N", "a2": "P", "a3": "P", "b3": "P", "c2": "P",
+            "c3": "n", "d4": "p"}),
+    ("e5", {"e5": "A", "f6": "P", "c6": "N", "c3": "p", "d7": "n", "g4": "q", "d3": "b"}),
+    ("h8", {"h8": "L", "g8": "P", "g10": "P", "f8": "p", "h10": "p", "j7": "p", "i10": "n", "k8": "b",
+            "h5": "q"}),
+    ("h8", {"h8": "G", "e8": "P", "g7": "N", "h9": "p", "h4": "r", "l8": "n", "j10": "b"}),
+    ("h8", {"h8": "S", "h10": "P", "j9": "n", "k11": "p", "f6": "P", "g6": "r"}),
+    ("h8", {"h8": "Z", "j9": "P", "l12": "p", "f12": "n", "g10": "P"}),
+    ("h8", {"h8": "T", "g9": "p", "h10": "P", "i8": "n", "g8": "P"}),
+]
+
+
+@pytest.mark.parametrize("origin,pieces", CROWDED)
+def test_crowded_boards_black_is_the_mirror_of_white(origin, pieces):
+    white = board(pieces)
+    black = Board("vanguard", fen_of(flipped({**KINGS, **pieces}), side="b"))
+    w = moves_of(white, origin)
+    assert w and {flip_text(t) for t in moves_of(black, flip_text(origin))} == w
+
+
+# ------------------------------------------------------------------ property: texts and push/pop
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_games_round_trip_texts_and_push_pop(seed):
+    rng = random.Random(seed)
+    b = Board("vanguard")
+    for _ in range(40):
+        moves = b.legal_moves
+        if not moves:
+            break
+        fen, h = b.fen(), b.zobrist_hash()
+        for mv in moves:
+            assert b.parse_move(mv.text) == mv
+        for mv in rng.sample(moves, min(12, len(moves))):
+            b.push(mv)
+            assert Board("vanguard", b.fen()).zobrist_hash() == b.zobrist_hash()  # incremental = full
+            b.pop()
+            assert (b.fen(), b.zobrist_hash()) == (fen, h)
+        captures = [m for m in moves if m.captured]
+        b.push(rng.choice(captures) if captures and rng.random() < 0.7 else rng.choice(moves))
+    assert len(b.move_stack) >= 20 and len(b.pieces()) < 96  # a real game with captures was played
