@@ -16,8 +16,10 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from ..rules import VARIANT_NAMES, Board, Roster
+from ..rules import ALL_VARIANT_NAMES, Board, Roster
+from ..rules.diagram_board import DiagramBoard
 from ..rules.program import ProgramError
+from .diagram_search import search_diagram
 from .levels import get_level
 from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
@@ -98,7 +100,7 @@ class UciEngine:
     def cmd_uci(self) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        variants = " ".join(f"var {v}" for v in VARIANT_NAMES)
+        variants = " ".join(f"var {v}" for v in ALL_VARIANT_NAMES)
         self.send(f"option name UCI_Variant type combo default chess {variants}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.send("option name Level type spin default 8 min 1 max 8")
@@ -116,8 +118,8 @@ class UciEngine:
             name, value = " ".join(args[1:]), ""
         key = name.lower()
         if key == "uci_variant":
-            if value not in VARIANT_NAMES:
-                raise ValueError(f"unknown variant {value!r} (known: {', '.join(VARIANT_NAMES)})")
+            if value not in ALL_VARIANT_NAMES:
+                raise ValueError(f"unknown variant {value!r} (known: {', '.join(ALL_VARIANT_NAMES)})")
             self.variant = value
             self.rosters = (Roster(), Roster())
             self.board = Board(self.variant)
@@ -220,9 +222,12 @@ class UciEngine:
                       f"time {ms} pv {pv}")
 
         try:
-            text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
-                                           seed=None, hash_mb=self.hash_mb, t0=t0, info=info,
-                                           stop_event=self.stop_event)
+            if isinstance(board, DiagramBoard):  # Vanguard: its own core and search
+                text, _ = search_diagram(board, limits, t0=t0, info=info, stop_event=self.stop_event)
+            else:
+                text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
+                                          seed=None, hash_mb=self.hash_mb, t0=t0, info=info,
+                                          stop_event=self.stop_event)
         except Exception as e:  # noqa: BLE001
             self.error(f"search failed: {e}")
             moves = board.legal_moves

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from . import hooks
+from .diagram_rules import DIAGRAM_VARIANT_NAMES
 from .geometry import RectGeometry
 from .pieces import PieceType, piece_from_data
 
@@ -75,6 +76,9 @@ def _load(name: str) -> Variant:
 
 
 VARIANT_NAMES = ("super16", "chess", "superchess")
+# every variant Board() plays: the core's, and the diagram variants (Vanguard) on their own core;
+# the server lists VARIANT_NAMES until it can serve diagram variants
+ALL_VARIANT_NAMES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES
 _cache: dict[str, Variant] = {}
 
 
