@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from .encoding import CASTLE, CELL_MASK, DESTROY, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
-from .diagram_rules import DIAGRAM_VARIANT_NAMES
+from .diagram_rules import DIAGRAM_VARIANT_NAMES, DiagramRules
 from .fen import get_fen, set_fen
 from .outcome import Outcome, Termination
 from .perft import divide, perft
@@ -56,7 +56,7 @@ class Board:
     """A game position with its move history."""
 
     def __new__(cls, variant: str | Variant = "super16", *args, **kwargs):
-        if isinstance(variant, str) and variant in DIAGRAM_VARIANT_NAMES:  # Vanguard: its own core
+        if variant in DIAGRAM_VARIANT_NAMES or isinstance(variant, DiagramRules):  # Vanguard, pasted diagrams
             from .diagram_board import DiagramBoard
             return DiagramBoard(variant, *args, **kwargs)
         return super().__new__(cls)
