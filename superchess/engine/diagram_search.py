@@ -88,12 +88,12 @@ class DiagramSearcher:
             return -MATE + ply, []  # the King was taken with no Prince to succeed it (R15)
         if ply and pos.repetitions() > 1:
             return 0, []
+        if depth <= 0:  # leaves are not tested for mate: generating legal moves costs most of a node
+            return self.evaluate(), []
         moves = pos.legal()
         if not moves:
             mated = pos.in_check() and (pos.prince_cell(pos.side) < 0 or pos.double_checkmated(pos.pseudo_legal()))
             return (-MATE + ply if mated else 0), []
-        if depth <= 0:
-            return self.evaluate(), []
         best, pv = -MATE - 1, []
         for m in self.ordered(moves):
             pos.make(m)
