@@ -52,8 +52,35 @@ def _static(rules: DiagramRules) -> tuple:
         z = [[rng.getrandbits(64) for _ in range(128)] for _ in range(n)]
         z_unmoved = [rng.getrandbits(64) for _ in range(n)]
         offsets = {(i + 1, s): capture_offsets(rules, p.letter, s) for i, p in enumerate(rules.pieces) for s in (0, 1)}
-        entry = _STATIC[id(rules)] = (rules, z, z_unmoved, rng.getrandbits(64), offsets)
+        entry = _STATIC[id(rules)] = (rules, z, z_unmoved, rng.getrandbits(64), offsets, {})
     return entry[1:]
+
+
+def _is_plain(pat) -> bool:
+    """One unblockable-or-sliding leg that moves to empty cells and/or captures enemies: compiled to
+    rays of cells; everything else (multi-leg, lame, unload, friend captures) is walked."""
+    if len(pat.legs) != 1:
+        return False
+    leg = pat.legs[0]
+    return not leg.lame and not leg.unload and not leg.end & Req.FRIEND and \
+        (not leg.end & Req.ENEMY or leg.takes & Req.ENEMY)
+
+
+def compile_cell(rules: DiagramRules, type_index: int, side: int, cell: int) -> tuple[tuple, tuple]:
+    """(rays, walked patterns) of a piece type for a side on a cell: a ray is (cells, may end on
+    empty, may capture, initial only)."""
+    files, ranks = rules.files, rules.ranks
+    origin = (cell % files, cell // files)
+    rays, walked = [], []
+    for pat in rules.pieces[type_index - 1].pats[side]:
+        if not _is_plain(pat):
+            walked.append(pat)
+            continue
+        leg = pat.legs[0]
+        cells = tuple(y * files + x for x, y in leg.cells_from(origin, files, ranks))
+        if cells:
+            rays.append((cells, bool(leg.end & Req.EMPTY), bool(leg.end & Req.ENEMY), pat.initial))
+    return tuple(rays), tuple(walked)
 
 
 class DiagramPosition:
@@ -72,7 +99,7 @@ class DiagramPosition:
         self.hash = 0
         self.history: list[int] = []  # hashes of earlier positions, for repetition
         self._undo: list[tuple] = []
-        self._z, self._z_unmoved, self._z_side, self._offsets = _static(rules)
+        self._z, self._z_unmoved, self._z_side, self._offsets, self._compiled = _static(rules)
         self._rule = [None] + list(rules.pieces)
         self._king = rules.type_index(rules.king) if rules.king else 0
         self._prince = rules.type_index(rules.prince) if rules.prince else 0
@@ -117,24 +144,41 @@ class DiagramPosition:
         return cell in self.unmoved
 
     def piece_moves(self, cell: int) -> list[DMove]:
-        """Pseudo-legal moves of the piece on `cell`."""
+        """Pseudo-legal moves of the piece on `cell`: compiled rays, then the walked patterns."""
         code = self.board[cell]
         side = code >> SIDE_SHIFT
         board, files = self.board, self.files
-
-        def occ(c):
-            v = board[c[1] * files + c[0]]
-            if not v:
-                return None
-            return FRIEND_S if v >> SIDE_SHIFT == side else ENEMY_S
-
+        key = (code, cell)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = compile_cell(self.rules, code & TYPE_MASK, side, cell)
+        rays, walked = compiled
         rule = self._rule[code & TYPE_MASK]
-        out = []
-        for mv in generate(rule.pats[side], (cell % files, cell // files), occ, files, self.ranks,
-                           rule.initial and self._unmoved(cell, code)):
-            out.append((cell, mv.dest[1] * files + mv.dest[0],
-                        tuple(y * files + x for x, y in mv.captured), mv.kind))
-        return out
+        unmoved = rule.initial and self._unmoved(cell, code)
+        out: dict[DMove, None] = {}
+        for cells, to_empty, to_enemy, initial in rays:
+            if initial and not unmoved:
+                continue
+            for c in cells:
+                v = board[c]
+                if not v:
+                    if to_empty:
+                        out[(cell, c, (), "normal")] = None
+                    continue
+                if to_enemy and v >> SIDE_SHIFT != side:
+                    out[(cell, c, (c,), "normal")] = None
+                break
+        if walked:
+            def occ(xy):
+                v = board[xy[1] * files + xy[0]]
+                if not v:
+                    return None
+                return FRIEND_S if v >> SIDE_SHIFT == side else ENEMY_S
+
+            for mv in generate(walked, (cell % files, cell // files), occ, files, self.ranks, unmoved):
+                out[(cell, mv.dest[1] * files + mv.dest[0], tuple(y * files + x for x, y in mv.captured),
+                     mv.kind)] = None
+        return list(out)
 
     def pseudo_legal(self, side: int | None = None) -> list[DMove]:
         side = self.side if side is None else side
