@@ -4,6 +4,7 @@ and a seeded property test (move texts round-trip, push/pop restores FEN and has
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -49,7 +50,6 @@ def flipped(pieces: dict[str, str]) -> dict[str, str]:
 
 
 def flip_text(text: str) -> str:
-    import re
     return re.sub(r"([a-p])([0-9]+)", lambda m: m.group(1) + str(17 - int(m.group(2))), text)
 
 
@@ -365,7 +365,8 @@ def test_not_double_checkmate_when_the_prince_can_escape_then_any_move_is_legal_
 @pytest.mark.parametrize("side", [0, 1])
 @pytest.mark.parametrize("pid", sorted(SEED_LINE_XB))
 def test_piece_destinations_on_an_empty_board(pid, side):
-    """Every piece type alone on h8 (White) / h9 (Black), the Kings on a1 and a16 (a King alone): vanguard.md 3.2, Pawn types off their third rank."""
+    """Every piece type alone on h8 (White) / h9 (Black), the Kings on a1 and a16 (a King alone):
+    vanguard.md 3.2, Pawn types off their third rank."""
     letter = ID_TO_LETTER[pid]
     origin = "h8" if side == 0 else "h9"
     kings = {} if pid == "K" else {"a1": "K", "a16": "k"}
