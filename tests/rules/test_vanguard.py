@@ -167,6 +167,8 @@ def test_v10_rescue_moves_succession_and_mate_without_prince():
 
 def test_v10_princess_succeeds_the_queen_r16():
     b = board({"h16": "q", "g16": "s", "h1": "R"})
+    effects = {(sq, str(before), str(after)) for sq, before, after in b.effects(b.parse_move("h1h16"))}
+    assert effects == {("h1", "R", "None"), ("h16", "q", "R"), ("g16", "s", "q")}
     b.push_text("h1h16")
     assert b.piece_at("g16").letter == "Q" and b.piece_at("g16").side == 1
 
@@ -205,6 +207,8 @@ def test_r6_helepolis_one_forward_capture_many_sideways():
 def test_r7_wizard_swaps_any_friend_even_the_king_and_ignores_paths():
     b2 = Board("vanguard", fen_of({"h8": "W", "i11": "K", "g9": "P", "h9": "P", "i9": "N", "p16": "k"}))
     assert "h8i11" in moves_of(b2, "h8")
+    swap = b2.parse_move("h8i11")
+    assert {(sq, str(a)) for sq, _, a in b2.effects(swap)} == {("h8", "K"), ("i11", "W")} and not b2.captures(swap)
     b2.push_text("h8i11")
     assert b2.piece_at("h8").letter == "K" and b2.piece_at("i11").letter == "W"
 
