@@ -159,6 +159,11 @@ def test_v10_rescue_moves_succession_and_mate_without_prince():
     assert ("p16", None, None) not in b.effects(take)
     b.push(take)
     assert b.piece_at("p16").letter == "K" and b.piece_at("p16").side == 1 and b.outcome() is None
+    assert b.is_check() and b.king(1) == "p16"  # the new King is subject to check at once (R16)
+    for mv in b.legal_moves:  # it can escape, so it must (4.3.2)
+        b.push(mv)
+        assert not b.is_attacked_by(0, b.king(1))
+        b.pop()
     del pieces["p16"]
     mate = board(pieces, side="b", kings=False)
     assert mate.legal_moves == [] and mate.is_checkmate()
