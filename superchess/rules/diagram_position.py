@@ -44,7 +44,8 @@ _STATIC: dict[int, tuple] = {}
 
 
 def _static(rules: DiagramRules) -> tuple:
-    """Zobrist keys and capture offsets of a rules object, computed once."""
+    """Zobrist keys, capture offsets and the caches of compiled cells and attack sources of a rules
+    object, made once."""
     entry = _STATIC.get(id(rules))
     if entry is None or entry[0] is not rules:
         n = rules.files * rules.ranks
@@ -52,7 +53,7 @@ def _static(rules: DiagramRules) -> tuple:
         z = [[rng.getrandbits(64) for _ in range(128)] for _ in range(n)]
         z_unmoved = [rng.getrandbits(64) for _ in range(n)]
         offsets = {(i + 1, s): capture_offsets(rules, p.letter, s) for i, p in enumerate(rules.pieces) for s in (0, 1)}
-        entry = _STATIC[id(rules)] = (rules, z, z_unmoved, rng.getrandbits(64), offsets, {})
+        entry = _STATIC[id(rules)] = (rules, z, z_unmoved, rng.getrandbits(64), offsets, {}, {})
     return entry[1:]
 
 
@@ -99,7 +100,7 @@ class DiagramPosition:
         self.hash = 0
         self.history: list[int] = []  # hashes of earlier positions, for repetition
         self._undo: list[tuple] = []
-        self._z, self._z_unmoved, self._z_side, self._offsets, self._compiled = _static(rules)
+        self._z, self._z_unmoved, self._z_side, self._offsets, self._compiled, self._sources = _static(rules)
         self._rule = [None] + list(rules.pieces)
         self._king = rules.type_index(rules.king) if rules.king else 0
         self._prince = rules.type_index(rules.prince) if rules.prince else 0
@@ -196,11 +197,16 @@ class DiagramPosition:
             self.put(cell, (by ^ 1) << SIDE_SHIFT | self._king if self._king else (by ^ 1) << SIDE_SHIFT | 1)
             placed = True
         try:
-            for c in list(self.occ[by]):
-                code = self.board[c]
-                if (tx - c % self.files, ty - c // self.files) not in self._offsets[(code & TYPE_MASK, by)]:
-                    continue
-                if any(cell in m[2] for m in self.piece_moves(c)):
+            board, sources = self.board, self._sources
+            for c in self.occ[by]:
+                key = (board[c], cell)
+                cells = sources.get(key)
+                if cells is None:
+                    offsets = self._offsets[(board[c] & TYPE_MASK, by)]
+                    cells = sources[key] = frozenset(
+                        y * self.files + x for x in range(self.files) for y in range(self.ranks)
+                        if (tx - x, ty - y) in offsets)
+                if c in cells and any(cell in m[2] for m in self.piece_moves(c)):
                     return True
             return False
         finally:
