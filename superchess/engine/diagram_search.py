@@ -2,9 +2,9 @@
 over `DiagramPosition` (legal moves by the variant's own rules, so the two-royal rescue rules of
 Vanguard 4.3 hold in the tree), captures first ordered by everything a move takes.
 
-Values follow `values.py`'s recipe on the variant's own board: a piece's average number of
+Values follow `values.py`'s recipe on the variant's own board: a piece's average weighted number of
 destinations on an empty board (captures that need a victim, like rifle or igui, are not seen
-there), as a power law calibrated so that a plain Knight (XBetza ``N``) is worth KNIGHT_VALUE.
+there), through the same power law as the core variants' values.
 The King is not material (losing it is the end of the search line).
 """
 from __future__ import annotations
@@ -12,29 +12,42 @@ from __future__ import annotations
 import time
 
 from ..rules.diagram_board import DiagramBoard
-from ..rules.diagram_position import TYPE_MASK, DiagramPosition, DMove
+from ..rules.diagram_position import TYPE_MASK, DiagramPosition, DMove, is_plain
 from ..rules.diagram_rules import DiagramRules
-from ..rules.xbetza import generate, patterns
+from ..rules.xbetza import Req, generate
 from .search import MATE, Limits, Result
-from .values import EXPONENT, KNIGHT_VALUE, PAWN_MINIMUM
+from .values import JUMP_BONUS, PAWN_MINIMUM, SLIDE_DECAY, value_of_mobility
 
 _VALUES: dict[int, tuple[DiagramRules, list[int]]] = {}
 
 
 def _mobility(pats, files: int, ranks: int) -> float:
+    """Average effective mobility on an empty board, weighted as in `values.py`: leaps count
+    JUMP_BONUS, the k-th square of a slide SLIDE_DECAY**(k-1), move-only or capture-only half;
+    the destinations of multi-leg and lame patterns (which one square can block) SLIDE_DECAY."""
     empty = lambda cell: None  # noqa: E731
-    total = sum(len(generate(pats, (x, y), empty, files, ranks)) for x in range(files) for y in range(ranks))
+    plain = list({p.legs: p for p in pats if is_plain(p) and not p.initial}.values())  # R from R and (caf)0R
+    walked = tuple(p for p in pats if not is_plain(p) and not p.initial)
+    total = 0.0
+    for x in range(files):
+        for y in range(ranks):
+            for p in plain:
+                leg = p.legs[0]
+                n = len(leg.cells_from((x, y), files, ranks))
+                w = 1.0 if leg.end & Req.EMPTY and leg.end & Req.ENEMY else 0.5
+                total += w * (JUMP_BONUS * n if leg.max_steps == 1 else sum(SLIDE_DECAY ** k for k in range(n)))
+            total += SLIDE_DECAY * sum(m.dest != (x, y) for m in generate(walked, (x, y), empty, files, ranks))
     return total / (files * ranks)
 
 
 def piece_values(rules: DiagramRules) -> list[int]:
-    """Value per piece code type index (index 0 unused), cached per rules object."""
+    """Value per piece type index (index 0 unused), cached per rules object: `values.py`'s
+    calibration of mobility to centipawns; the King is not material."""
     entry = _VALUES.get(id(rules))
     if entry is None or entry[0] is not rules:
-        knight = _mobility(patterns("N"), rules.files, rules.ranks)
         values = [0]
         for p in rules.pieces:
-            v = KNIGHT_VALUE * (_mobility(p.pats[0], rules.files, rules.ranks) / knight) ** EXPONENT
+            v = value_of_mobility(_mobility(p.pats[0], rules.files, rules.ranks))
             values.append(0 if p.letter == rules.king else int(max(v, PAWN_MINIMUM)))
         entry = _VALUES[id(rules)] = (rules, values)
     return entry[1]

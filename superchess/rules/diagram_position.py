@@ -57,7 +57,7 @@ def _static(rules: DiagramRules) -> tuple:
     return entry[1:]
 
 
-def _is_plain(pat) -> bool:
+def is_plain(pat) -> bool:
     """One unblockable-or-sliding leg that moves to empty cells and/or captures enemies: compiled to
     rays of cells; everything else (multi-leg, lame, unload, friend captures) is walked."""
     if len(pat.legs) != 1:
@@ -74,7 +74,7 @@ def compile_cell(rules: DiagramRules, type_index: int, side: int, cell: int) -> 
     origin = (cell % files, cell // files)
     rays, walked = [], []
     for pat in rules.pieces[type_index - 1].pats[side]:
-        if not _is_plain(pat):
+        if not is_plain(pat):
             walked.append(pat)
             continue
         leg = pat.legs[0]

@@ -17,8 +17,10 @@ def test_values_come_from_movement():
     v = piece_values(b.variant)
     idx = b.variant.type_index
     assert v[idx("K")] == 0
-    assert v[idx("Q")] > v[idx("R")] > v[idx("N")] and v[idx("Q")] > v[idx("B")]
+    assert v[idx("Q")] > v[idx("R")] > v[idx("B")]
     assert v[idx("S")] > v[idx("B")] and v[idx("C")] > v[idx("R")]  # Princess, Chancellor add Knight leaps
+    assert v[idx("H")] == v[idx("R")]  # the Helepolis's extra moves need victims or an unmoved right
+    assert v[idx("N")] > v[idx("I")]  # Teutonic Knight: 20 leaps; Prince: 12
     assert min(x for x in v[1:] if x) >= 100
 
 
