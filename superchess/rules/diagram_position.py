@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from .diagram_rules import DiagramRules
-from .xbetza import ENEMY_S, FRIEND_S, INF, Req, generate
+from .diagram_rules import DiagramRules, PieceRule
+from .xbetza import ENEMY_S, FRIEND_S, INF, MovePattern, Req, generate
 
 SIDE_SHIFT = 6
 TYPE_MASK = 63
@@ -57,7 +57,7 @@ def _static(rules: DiagramRules) -> tuple:
     return entry[1:]
 
 
-def is_plain(pat) -> bool:
+def is_plain(pat: MovePattern) -> bool:
     """One unblockable-or-sliding leg that moves to empty cells and/or captures enemies: compiled to
     rays of cells; everything else (multi-leg, lame, unload, friend captures) is walked."""
     if len(pat.legs) != 1:
@@ -133,7 +133,7 @@ class DiagramPosition:
     def code(self, side: int, letter: str) -> int:
         return side << SIDE_SHIFT | self.rules.type_index(letter)
 
-    def rule_of(self, code: int):
+    def rule_of(self, code: int) -> PieceRule:
         return self._rule[code & TYPE_MASK]
 
     # -- move generation ----------------------------------------------------------------------
