@@ -430,3 +430,22 @@ def test_random_games_round_trip_texts_and_push_pop(seed):
         captures = [m for m in moves if m.captured]
         b.push(rng.choice(captures) if captures and rng.random() < 0.7 else rng.choice(moves))
     assert len(b.move_stack) >= 20 and len(b.pieces()) < 96  # a real game with captures was played
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_crowded_positions_black_mirrors_white(seed):
+    """Random placements (Kings and Princes included, pawn types off the promotion ranks): the
+    colour-flipped position has exactly the mirrored legal moves, kinds and captures."""
+    rng = random.Random(seed)
+    letters = [p.letter for p in get_diagram_variant("vanguard").pieces if p.letter not in "KI"]
+    squares = [f + str(r) for f in "abcdefghijklmnop" for r in range(2, 16)]
+    chosen = rng.sample(squares, 44)
+    pieces = {"a1": "K", "p16": "k", "h1": "I", "h16": "i"}
+    for i, sq in enumerate(chosen):
+        letter = rng.choice(letters)
+        pieces[sq] = letter if i % 2 else letter.lower()
+    white = Board("vanguard", fen_of(pieces))
+    black = Board("vanguard", fen_of(flipped(pieces), side="b"))
+    w = {(m.text, m.kind) for m in white.legal_moves}
+    assert w
+    assert {(flip_text(m.text), m.kind) for m in black.legal_moves} == w
