@@ -188,27 +188,30 @@ class DiagramPosition:
             out.extend(self.piece_moves(c))
         return out
 
+    def sources(self, code: int, cell: int) -> frozenset[int]:
+        """The cells from which a piece `code` could capture on `cell` on some occupancy."""
+        key = (code, cell)
+        cells = self._sources.get(key)
+        if cells is None:
+            offsets = self._offsets[(code & TYPE_MASK, code >> SIDE_SHIFT)]
+            tx, ty = cell % self.files, cell // self.files
+            cells = self._sources[key] = frozenset(
+                y * self.files + x for x in range(self.files) for y in range(self.ranks) if (tx - x, ty - y) in offsets)
+        return cells
+
+    def _attacked_from(self, cell: int, attackers) -> bool:
+        return any(cell in m[2] for c in attackers for m in self.piece_moves(c))
+
     def is_attacked(self, cell: int, by: int) -> bool:
         """Some pseudo-legal move of `by` would capture a piece on `cell` (4.2, R18); the cell is
         judged with whatever stands on it (an empty cell as if an enemy of `by` stood there)."""
-        tx, ty = cell % self.files, cell // self.files
         placed = False
         if not self.board[cell]:
             self.put(cell, (by ^ 1) << SIDE_SHIFT | self._king if self._king else (by ^ 1) << SIDE_SHIFT | 1)
             placed = True
         try:
-            board, sources = self.board, self._sources
-            for c in self.occ[by]:
-                key = (board[c], cell)
-                cells = sources.get(key)
-                if cells is None:
-                    offsets = self._offsets[(board[c] & TYPE_MASK, by)]
-                    cells = sources[key] = frozenset(
-                        y * self.files + x for x in range(self.files) for y in range(self.ranks)
-                        if (tx - x, ty - y) in offsets)
-                if c in cells and any(cell in m[2] for m in self.piece_moves(c)):
-                    return True
-            return False
+            board = self.board
+            return self._attacked_from(cell, [c for c in self.occ[by] if c in self.sources(board[c], cell)])
         finally:
             if placed:
                 self.put(cell, 0)
@@ -241,6 +244,37 @@ class DiagramPosition:
         safe = r >= 0 and not self.is_attacked(r, side ^ 1)
         self.unmake()
         return safe
+
+    def _safe_moves(self, pseudo: list[DMove]) -> list[DMove]:
+        """The moves after which the mover's King is not attacked. Only enemy pieces that could
+        capture on the King's cell on some occupancy (`sources`) are tried, and none at all when
+        the move removes every one of them; moves of the King itself, and moves that change an
+        enemy piece (succession), are tested in full."""
+        side = self.side
+        k = self.king_cell(side)
+        opp = side ^ 1
+        board = self.board
+        candidates = [c for c in self.occ[opp] if c in self.sources(board[c], k)]
+        out = []
+        for m in pseudo:
+            o, d, caps, kind = m
+            if o == k or (kind == "swap" and d == k):
+                if self._leaves_safe(m, self._king):
+                    out.append(m)
+                continue
+            live = [c for c in candidates if c not in caps]
+            if not live:
+                out.append(m)
+                continue
+            self.make(m)
+            if any(after and after >> SIDE_SHIFT == opp for _, _, after in self._undo[-1][1]):
+                safe = not self.is_attacked(k, opp)  # an heir changed type: every enemy piece
+            else:
+                safe = not self._attacked_from(k, live)
+            self.unmake()
+            if safe:
+                out.append(m)
+        return out
 
     def double_checkmated(self, pseudo: list[DMove]) -> bool:
         """4.4, given that no pseudo-legal move keeps the King safe."""
@@ -278,7 +312,7 @@ class DiagramPosition:
             return pseudo
         if self.king_cell(side) < 0:
             return []
-        safe = [m for m in pseudo if self._leaves_safe(m, self._king)]
+        safe = self._safe_moves(pseudo)
         if safe or self.prince_cell(side) < 0 or self.double_checkmated(pseudo):
             return safe
         return pseudo

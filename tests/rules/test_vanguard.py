@@ -449,3 +449,21 @@ def test_random_crowded_positions_black_mirrors_white(seed):
     w = {(m.text, m.kind) for m in white.legal_moves}
     assert w
     assert {(flip_text(m.text), m.kind) for m in black.legal_moves} == w
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_safety_filter_agrees_with_the_full_attack_test(seed):
+    """4.3.1 safe moves: the candidate-attacker shortcut keeps exactly the moves that, played,
+    leave the King unattacked by any enemy piece (random games, captures preferred)."""
+    rng = random.Random(seed)
+    b = Board("vanguard")
+    pos = b._pos
+    for _ in range(60):
+        pseudo = pos.pseudo_legal()
+        full = [m for m in pseudo if pos._leaves_safe(m, pos._king)]
+        assert pos._safe_moves(pseudo) == full
+        moves = b.legal_moves
+        if not moves:
+            break
+        captures = [m for m in moves if m.captured]
+        b.push(rng.choice(captures) if captures and rng.random() < 0.8 else rng.choice(moves))
