@@ -210,12 +210,13 @@ def test_r6_helepolis_one_forward_capture_many_sideways():
 
 
 def test_r7_wizard_swaps_any_friend_even_the_king_and_ignores_paths():
-    b2 = Board("vanguard", fen_of({"h8": "W", "i11": "K", "g9": "P", "h9": "P", "i9": "N", "p16": "k"}))
-    assert "h8i11" in moves_of(b2, "h8")
-    swap = b2.parse_move("h8i11")
-    assert {(sq, str(a)) for sq, _, a in b2.effects(swap)} == {("h8", "K"), ("i11", "W")} and not b2.captures(swap)
-    b2.push_text("h8i11")
-    assert b2.piece_at("h8").letter == "K" and b2.piece_at("i11").letter == "W"
+    # the camel square i11 is a friend's (the King): a swap, though the lame path via i9 is blocked
+    b = Board("vanguard", fen_of({"h8": "W", "i11": "K", "g9": "P", "h9": "P", "i9": "N", "p16": "k"}))
+    assert "h8i11" in moves_of(b, "h8")
+    swap = b.parse_move("h8i11")
+    assert {(sq, str(a)) for sq, _, a in b.effects(swap)} == {("h8", "K"), ("i11", "W")} and not b.captures(swap)
+    b.push_text("h8i11")
+    assert b.piece_at("h8").letter == "K" and b.piece_at("i11").letter == "W"
 
 
 def test_r8_berserker_pass_needs_an_empty_neighbour_and_does_not_remove_check():
