@@ -1,6 +1,7 @@
 """The engine for diagram variants (Vanguard): values from movement, iterative-deepening alpha-beta
 over `DiagramPosition` (legal moves by the variant's own rules, so the two-royal rescue rules of
-Vanguard 4.3 hold in the tree), captures first ordered by everything a move takes.
+Vanguard 4.3 hold in the tree), captures first ordered by everything a move takes, and a short
+capture search at the leaves.
 
 Values follow `values.py`'s recipe on the variant's own board: a piece's average weighted number of
 destinations on an empty board (captures that need a victim, like rifle or igui, are not seen
@@ -18,6 +19,7 @@ from ..rules.xbetza import Req, generate
 from .search import MATE, Limits, Result
 from .values import JUMP_BONUS, PAWN_MINIMUM, SLIDE_DECAY, value_of_mobility
 
+QUIESCENCE_PLIES = 3  # captures searched beyond the nominal depth
 _VALUES: dict[int, tuple[DiagramRules, list[int]]] = {}
 
 
@@ -94,6 +96,28 @@ class DiagramSearcher:
         key = lambda m: (m != first, -move_gain(pos, self.values, m))  # noqa: E731
         return sorted(moves, key=key)
 
+    def quiesce(self, alpha: int, beta: int, ply: int, left: int) -> int:
+        """Stand pat or captures, `left` plies deep. Captures are pseudo-legal: one that leaves the
+        King attacked is refuted by the reply that takes it (then -MATE unless a Prince succeeds)."""
+        self._check_limits()
+        pos = self.pos
+        if pos.rules.king and pos.king_cell(pos.side) < 0:
+            return -MATE + ply
+        stand = self.evaluate()
+        if stand >= beta or left == 0:
+            return stand
+        alpha = max(alpha, stand)
+        for m in self.ordered([m for m in pos.pseudo_legal() if m[2]]):
+            pos.make(m)
+            try:
+                score = -self.quiesce(-beta, -alpha, ply + 1, left - 1)
+            finally:
+                pos.unmake()
+            if score >= beta:
+                return score
+            alpha = max(alpha, score)
+        return alpha
+
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> tuple[int, list[DMove]]:
         self._check_limits()
         pos = self.pos
@@ -102,7 +126,7 @@ class DiagramSearcher:
         if ply and pos.repetitions() > 1:
             return 0, []
         if depth <= 0:  # leaves are not tested for mate: generating legal moves costs most of a node
-            return self.evaluate(), []
+            return self.quiesce(alpha, beta, ply, QUIESCENCE_PLIES), []
         moves = pos.legal()
         if not moves:
             mated = pos.in_check() and (pos.prince_cell(pos.side) < 0 or pos.double_checkmated(pos.pseudo_legal()))

@@ -64,3 +64,13 @@ def test_uci_conversation_vanguard():
     finally:
         if uci.proc.poll() is None:
             uci.proc.kill()
+
+
+def test_capture_search_sees_the_recapture():
+    """Depth 1 plus the capture search: the Queen does not take a Pawn that another Pawn defends."""
+    b = Board("vanguard", fen_of({"d4": "Q", "e5": "p", "f6": "p", "p1": "K", "a16": "k"}))
+    assert "d4e5" in {m.text for m in b.legal_moves}
+    text, _ = search_diagram(b, Limits(depth=1))
+    assert text != "d4e5"
+    undefended = Board("vanguard", fen_of({"d4": "Q", "e5": "p", "p1": "K", "a16": "k"}))
+    assert search_diagram(undefended, Limits(depth=1))[0] == "d4e5"
