@@ -9,9 +9,10 @@ import re
 from dataclasses import dataclass, field
 
 from .board import IllegalMoveError, Piece
-from .diagram_fen import get_fen, set_fen, start_fen
+from .diagram_fen import get_fen, set_fen
 from .diagram_position import SIDE_SHIFT, DiagramPosition, DMove
 from .diagram_rules import DiagramRules, get_diagram_variant
+from .geometry import RectGeometry
 from .outcome import Outcome, Termination
 from .program import Roster
 
@@ -48,9 +49,9 @@ class DiagramBoard:
         self.variant = get_diagram_variant(variant) if isinstance(variant, str) else variant
         if rosters and any(rosters):
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
+        self.geometry = RectGeometry(self.variant.files, self.variant.ranks)
         self._pos = DiagramPosition(self.variant)
-        default = start_fen(self._pos)
-        self.starting_fen = fen or default
+        self.starting_fen = fen or self.variant.start_fen
         set_fen(self._pos, self.starting_fen)
         self.move_stack: list[DiagramMove] = []
         self._legal_cache: tuple[tuple, list[DiagramMove]] | None = None
@@ -75,14 +76,18 @@ class DiagramBoard:
         return self._pos.hash
 
     def cell(self, name: str) -> int:
-        m = re.fullmatch(r"([a-z])([0-9]+)", name)
-        x, y = (ord(m.group(1)) - 97, int(m.group(2)) - 1) if m else (-1, -1)
-        if not (0 <= x < self._pos.files and 0 <= y < self._pos.ranks):
-            raise ValueError(f"no square {name!r} on a {self._pos.files}x{self._pos.ranks} board")
-        return y * self._pos.files + x
+        return self.geometry.parse_cell(name)
 
     def name(self, cell: int) -> str:
-        return chr(97 + cell % self._pos.files) + str(cell // self._pos.files + 1)
+        return self.geometry.name(cell)
+
+    @property
+    def rosters(self) -> tuple[Roster, Roster]:
+        """Diagram pieces cannot be reprogrammed: always the default rosters."""
+        return Roster(), Roster()
+
+    def holdings(self, side: int) -> dict[str, int]:
+        return {}  # R13: no drops
 
     def _piece(self, code: int) -> Piece | None:
         return Piece(self._pos.rule_of(code).letter, code >> SIDE_SHIFT) if code else None
@@ -232,6 +237,17 @@ class DiagramBoard:
         if self.repetition_count() >= self.variant.repetition:
             return Outcome(Termination.REPETITION, None)
         return None
+
+    def has_insufficient_material(self, side: int) -> bool:
+        """Vanguard has no insufficient-material draw (4.6): never."""
+        return False
+
+    def is_insufficient_material(self) -> bool:
+        return False
+
+    def can_claim_draw(self) -> bool:
+        """Draws by the move rule and repetition are automatic here (4.6): nothing to claim."""
+        return False
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw) is not None

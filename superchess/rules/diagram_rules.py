@@ -78,6 +78,13 @@ class DiagramRules:
     def type_index(self, letter: str) -> int:
         return next(i for i, p in enumerate(self.pieces) if p.letter == letter) + 1
 
+    @property
+    def start_fen(self) -> str:
+        """The position text of the array (the FEN module builds on this one, hence the late import)."""
+        from .diagram_fen import start_fen
+        from .diagram_position import DiagramPosition
+        return start_fen(DiagramPosition(self))
+
 
 def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letters: dict[str, str] | None = None,
                        king: str | None = None, prince: str | None = None,

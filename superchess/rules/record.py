@@ -178,7 +178,7 @@ def _escape(value: str) -> str:
 
 def _start_side_and_number(fen: str) -> tuple[int, int]:
     fields = fen.split()
-    return (0 if fields[1] == "w" else 1), int(fields[5])
+    return (0 if fields[1] == "w" else 1), int(fields[-1])  # the full-move number ends every position text
 
 
 def _wrap(words: list[str], width: int = 79) -> str:

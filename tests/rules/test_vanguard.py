@@ -468,3 +468,16 @@ def test_safety_filter_agrees_with_the_full_attack_test(seed):
             break
         captures = [m for m in moves if m.captured]
         b.push(rng.choice(captures) if captures and rng.random() < 0.8 else rng.choice(moves))
+
+
+def test_game_record_round_trip():
+    """record.Game plays Vanguard: move texts with captures survive export and import."""
+    from superchess.rules.record import Game
+    g = Game("vanguard", fen_of({"b2": "E", "c3": "n", "d4": "p", "e5": "A", "d7": "n", "p1": "K", "p16": "k"}))
+    for text in ("b2d4xc3", "p16o16", "e5e5xd7"):
+        g.play(text)
+    again = Game.parse(g.export())
+    assert again.board.fen() == g.board.fen() and [m.text for m in again.board.move_stack] == [
+        "b2d4xc3", "p16o16", "e5e5xd7"]
+    g.flag(1)
+    assert g.result() == "1-0"  # no insufficient-material rule in Vanguard (4.6)
