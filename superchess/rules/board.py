@@ -12,6 +12,7 @@ from operator import attrgetter
 from dataclasses import dataclass, field
 
 from .encoding import CASTLE, CELL_MASK, DESTROY, MAX_CODE, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
+from .diagram_rules import DIAGRAM_VARIANT_NAMES, DiagramRules
 from .fen import get_fen, set_fen
 from .outcome import Outcome, Termination
 from .perft import divide, perft
@@ -73,6 +74,9 @@ class Board:
     """A game position with its move history."""
 
     def __new__(cls, variant: str | Variant = "super16", *args, **kwargs) -> "Board":
+        if cls is Board and (variant in DIAGRAM_VARIANT_NAMES or isinstance(variant, DiagramRules)):
+            from .diagram_board import DiagramBoard  # Vanguard and pasted diagrams
+            return DiagramBoard(variant, *args, **kwargs)
         if cls is Board and isinstance(variant, str) and variant in STANDALONE_BOARDS:
             module, name = STANDALONE_BOARDS[variant].split(":")
             return getattr(importlib.import_module(f".{module}", __package__), name)(variant, *args, **kwargs)

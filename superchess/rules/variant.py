@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from . import hooks
+from .diagram_rules import DIAGRAM_VARIANT_NAMES
 from .geometry import RectGeometry
 from .pieces import PieceType, piece_from_data
 
@@ -78,8 +79,9 @@ VARIANT_NAMES = ("super16", "chess", "superchess")
 #: Variants not on the core yet: their own Board class over a reference rules module
 #: (name -> "module:class" inside this package); `Board(name)` makes one.
 STANDALONE_BOARDS = {"intergrid": "intergrid_board:IntergridBoard"}
-#: Every variant `Board(name)` plays (the CLI and UCI offer these; the server the core ones).
-BOARD_VARIANT_NAMES = VARIANT_NAMES + tuple(STANDALONE_BOARDS)
+#: Every variant `Board(name)` plays: the core's, the diagram variants (Vanguard) on their own
+#: position, and the standalone boards. The CLI and UCI offer these; the server the core ones.
+BOARD_VARIANT_NAMES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES + tuple(STANDALONE_BOARDS)
 _cache: dict[str, Variant] = {}
 
 

@@ -1,0 +1,89 @@
+"""Position text of a diagram variant (Vanguard 1.1): placement (top rank first, empty runs as
+numbers), side `w`/`b`, the cells of pieces with a recorded unmoved right (R11, e.g. `a1p1a16p16`,
+or `-`), half-move clock, full-move number."""
+from __future__ import annotations
+
+import re
+
+from .diagram_position import SIDE_SHIFT, DiagramPosition
+from .fen import FenError
+
+_SQ = re.compile(r"([a-z])([0-9]+)")
+
+
+def _name(pos: DiagramPosition, cell: int) -> str:
+    return chr(97 + cell % pos.files) + str(cell // pos.files + 1)
+
+
+def get_fen(pos: DiagramPosition) -> str:
+    rows = []
+    for y in range(pos.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for x in range(pos.files):
+            v = pos.board[y * pos.files + x]
+            if not v:
+                empty += 1
+                continue
+            letter = pos.rule_of(v).letter
+            row += (str(empty) if empty else "") + (letter if v >> SIDE_SHIFT == 0 else letter.lower())
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    unmoved = "".join(_name(pos, c) for c in sorted(pos.unmoved)) or "-"
+    return f"{'/'.join(rows)} {'wb'[pos.side]} {unmoved} {pos.halfmove} {pos.fullmove}"
+
+
+def start_fen(pos: DiagramPosition) -> str:
+    """The rules' array with every recorded unmoved right."""
+    pos.clear()
+    for cell, (side, letter) in pos.rules.array.items():
+        pos.put(cell, pos.code(side, letter))
+    pos.unmoved = frozenset(c for c in pos.rules.array if pos.rule_of(pos.board[c]).recorded_unmoved)
+    pos.side, pos.halfmove, pos.fullmove = 0, 0, 1
+    pos.rehash()
+    return get_fen(pos)
+
+
+def set_fen(pos: DiagramPosition, fen: str) -> None:
+    """Load `fen` (FenError, a ValueError, names what is wrong)."""
+    parts = fen.split()
+    if len(parts) != 5:
+        raise FenError(f"expected 5 fields (placement side unmoved halfmove fullmove), got {len(parts)}")
+    placement, side, unmoved, half, full = parts
+    rows = placement.split("/")
+    if len(rows) != pos.ranks:
+        raise FenError(f"expected {pos.ranks} ranks, got {len(rows)}")
+    letters = pos.rules.by_letter
+    pos.clear()
+    for i, row in enumerate(rows):
+        y, x = pos.ranks - 1 - i, 0
+        for tok in re.findall(r"[0-9]+|.", row):
+            if tok.isdigit():
+                x += int(tok)
+                continue
+            if tok.upper() not in letters:
+                raise FenError(f"unknown piece letter {tok!r} (known: {''.join(letters)})")
+            if x >= pos.files:
+                raise FenError(f"rank {y + 1} is longer than {pos.files} files")
+            pos.put(y * pos.files + x, pos.code(0 if tok.isupper() else 1, tok.upper()))
+            x += 1
+        if x != pos.files:
+            raise FenError(f"rank {y + 1} has {x} files, expected {pos.files}")
+    if side not in ("w", "b"):
+        raise FenError(f"side to move must be w or b, not {side!r}")
+    pos.side = 0 if side == "w" else 1
+    cells = set()
+    if unmoved != "-":
+        if "".join(f + r for f, r in _SQ.findall(unmoved)) != unmoved:
+            raise FenError(f"bad unmoved field {unmoved!r}")
+        for f, r in _SQ.findall(unmoved):
+            x, y = ord(f) - 97, int(r) - 1
+            c = y * pos.files + x
+            if not (0 <= x < pos.files and 0 <= y < pos.ranks) or not pos.board[c] \
+                    or not pos.rule_of(pos.board[c]).recorded_unmoved:
+                raise FenError(f"unmoved right on {f}{r}: no piece there that has one")
+            cells.add(c)
+    pos.unmoved = frozenset(cells)
+    if not (half.isdigit() and full.isdigit() and int(full) >= 1):
+        raise FenError(f"bad move counters {half!r} {full!r}")
+    pos.halfmove, pos.fullmove = int(half), int(full)
+    pos.rehash()

@@ -1,0 +1,153 @@
+"""A playable variant from an Interactive Diagram line: board size, pieces (XBetza compiled to move
+patterns once per type and side), start array, promotion (``morph``), royals, succession and named
+pattern hooks. Vanguard is the diagram of its seed plus data/diagram/vanguard.toml; any other
+diagram line with one-letter IDs (or a letter map) loads with `rules_from_diagram`.
+
+What a diagram does not say comes from data:
+  * ``letters``: FEN letter per piece ID (IDs of one letter default to themselves).
+  * ``king``/``prince``: the royal piece subject to check, and the second royal that is subject
+    only to double checkmate (Vanguard 4.3, 4.4). Without them, a single royal type is the King.
+  * ``succession``: (lost, heir) ID pairs; when the last `lost` piece of a side is captured, its
+    `heir` becomes one in place (Vanguard R16, R17).
+  * ``hooks``: piece ID -> names in `PATTERN_HOOKS`, filters of the piece's patterns that say what
+    its XBetza cannot (Helepolis R5: the initial jump goes forward only).
+"""
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+from .diagram import DiagramError, parse_diagram
+from .xbetza import MovePattern, patterns
+
+Patterns = tuple[MovePattern, ...]
+
+
+def forward_initial_jump(pats: Patterns) -> Patterns:
+    """Vanguard R5: the Helepolis's initial jump (``idaufmR``) only forward."""
+    return tuple(p for p in pats if p.term != "idaufmR" or p.forward_first)
+
+
+PATTERN_HOOKS: dict[str, Callable[[Patterns], Patterns]] = {"forward_initial_jump": forward_initial_jump}
+
+
+@dataclass(frozen=True)
+class PieceRule:
+    letter: str                      # FEN letter, upper case
+    id: str                          # the diagram's ID (two letters allowed)
+    name: str
+    xbetza: str
+    pats: tuple[Patterns, Patterns]  # per side, hooks applied
+    morph: str | None                # FEN letter of the promoted type; pawn types have one
+    start_ranks: tuple[frozenset[int], frozenset[int]]  # ranks (0-based) of the start squares
+    initial: bool                    # some pattern needs an unmoved piece (XBetza ``i``)
+
+    @property
+    def pawn(self) -> bool:
+        """Pawn types promote; their moves reset the move rule (R20)."""
+        return self.morph is not None
+
+    @property
+    def recorded_unmoved(self) -> bool:
+        """Unmoved right kept in the position text (R11: Helepolis); pawn types derive it from the
+        rank instead."""
+        return self.initial and not self.pawn
+
+
+@dataclass(frozen=True)
+class DiagramRules:
+    name: str
+    title: str
+    files: int
+    ranks: int
+    pieces: tuple[PieceRule, ...]    # in diagram order; piece code = index + 1
+    array: dict[int, tuple[int, str]]  # cell -> (side, letter) of the start position
+    promo_zone: int
+    king: str | None                 # FEN letter
+    prince: str | None
+    succession: tuple[tuple[str, str], ...]  # (lost letter, heir letter)
+    repetition: int = 3
+    move_rule: int = 100
+
+    @property
+    def by_letter(self) -> dict[str, PieceRule]:
+        return {p.letter: p for p in self.pieces}
+
+    def type_index(self, letter: str) -> int:
+        return next(i for i, p in enumerate(self.pieces) if p.letter == letter) + 1
+
+    @property
+    def start_fen(self) -> str:
+        """The position text of the array (the FEN module builds on this one, hence the late import)."""
+        from .diagram_fen import start_fen
+        from .diagram_position import DiagramPosition
+        return start_fen(DiagramPosition(self))
+
+
+def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letters: dict[str, str] | None = None,
+                       king: str | None = None, prince: str | None = None,
+                       succession: tuple[tuple[str, str], ...] = (),
+                       hooks: dict[str, list[str]] | None = None, repetition: int = 3,
+                       move_rule: int = 100) -> DiagramRules:
+    """Rules from a diagram line; IDs in `king`, `prince`, `succession` and `hooks` are diagram IDs."""
+    d = parse_diagram(line)
+    letters = dict(letters or {})
+    for p in d.pieces:
+        letters.setdefault(p.id, p.id)
+        if len(letters[p.id]) != 1:
+            raise DiagramError(f"piece {p.name!r}: ID {p.id!r} needs a one-letter FEN letter (letters=...)")
+    if len(set(letters[p.id] for p in d.pieces)) != len(d.pieces):
+        raise DiagramError("two pieces share a FEN letter")
+    hooks = hooks or {}
+    for pid, names in hooks.items():
+        for h in names:
+            if h not in PATTERN_HOOKS:
+                raise DiagramError(f"unknown hook {h!r} (known: {', '.join(PATTERN_HOOKS)})")
+    if king is None:
+        royals = d.royals
+        if len(royals) > 1 and prince is None:
+            raise DiagramError(f"several royal pieces {royals}: say which is the King")
+        king = royals[0] if royals else None
+    pieces = []
+    for p in d.pieces:
+        pats = []
+        for side in (0, 1):
+            ps = patterns(p.xbetza, side)
+            for h in hooks.get(p.id, ()):
+                ps = PATTERN_HOOKS[h](ps)
+            pats.append(ps)
+        ranks = tuple(frozenset(int(s[1:]) - 1 for s in sq) for sq in (p.white, p.black))
+        pieces.append(PieceRule(letters[p.id], p.id, p.name, p.xbetza, (pats[0], pats[1]),
+                                letters[p.morph] if p.morph else None, ranks,
+                                any(x.initial for x in pats[0])))
+    array = {}
+    for p in d.pieces:
+        for side, squares in ((0, p.white), (1, p.black)):
+            for s in squares:
+                array[(int(s[1:]) - 1) * d.files + ord(s[0]) - 97] = (side, letters[p.id])
+    return DiagramRules(name, title or name, d.files, d.ranks, tuple(pieces), array, d.promo_zone,
+                        letters[king] if king else None, letters[prince] if prince else None,
+                        tuple((letters[a], letters[b]) for a, b in succession), repetition, move_rule)
+
+
+def load_diagram_variant(name: str) -> DiagramRules:
+    """A diagram variant shipped as data/diagram/<name>.toml."""
+    d = tomllib.loads(resources.files(__package__).joinpath("data", "diagram", f"{name}.toml").read_text())
+    royals = d.get("royals", {})
+    return rules_from_diagram(d["diagram"], d["name"], d["title"], d.get("letters"), royals.get("king"),
+                              royals.get("prince"), tuple((s["lost"], s["heir"]) for s in d.get("succession", ())),
+                              d.get("hooks"), d.get("repetition", 3), d.get("move_rule", 100))
+
+
+DIAGRAM_VARIANT_NAMES = ("vanguard",)
+_cache: dict[str, DiagramRules] = {}
+
+
+def get_diagram_variant(name: str) -> DiagramRules:
+    if name not in DIAGRAM_VARIANT_NAMES:
+        raise ValueError(f"unknown diagram variant {name!r}")
+    if name not in _cache:
+        _cache[name] = load_diagram_variant(name)
+    return _cache[name]

@@ -1,0 +1,76 @@
+"""The engine on Vanguard (diagram variant): values from movement, multi-capture moves valued by all
+they take (Berserker double capture V6, Helepolis run R6), and a short UCI conversation."""
+from __future__ import annotations
+
+from superchess.engine.diagram_search import move_gain, piece_values, search_diagram
+from superchess.engine.search import Limits
+from superchess.rules import Board
+from tests.engine.test_uci import Conversation
+from tests.rules.test_vanguard import fen_of
+
+V6 = {"b2": "E", "a1": "R", "b1": "B", "c1": "N", "a2": "P", "a3": "P", "b3": "P", "c2": "P", "c3": "n",
+      "d4": "p", "p1": "K", "p16": "k"}
+
+
+def test_values_come_from_movement():
+    b = Board("vanguard")
+    v = piece_values(b.variant)
+    idx = b.variant.type_index
+    assert v[idx("K")] == 0
+    assert v[idx("Q")] > v[idx("R")] > v[idx("B")]
+    assert v[idx("S")] > v[idx("B")] and v[idx("C")] > v[idx("R")]  # Princess, Chancellor add Knight leaps
+    assert v[idx("H")] == v[idx("R")]  # the Helepolis's extra moves need victims or an unmoved right
+    assert v[idx("N")] > v[idx("I")]  # Teutonic Knight: 20 leaps; Prince: 12
+    assert min(x for x in v[1:] if x) >= 100
+
+
+def test_multi_capture_moves_are_valued_by_all_they_take():
+    b = Board("vanguard", fen_of(V6))
+    v = piece_values(b.variant)
+    double = b.parse_move("b2d4xc3")
+    single = b.parse_move("b2c3")
+    assert move_gain(b._pos, v, double.code) == v[b.variant.type_index("N")] + v[b.variant.type_index("P")]
+    assert move_gain(b._pos, v, single.code) == v[b.variant.type_index("N")]
+    text, result = search_diagram(b, Limits(depth=2))
+    assert text == "b2d4xc3" and result.depth == 2
+
+
+def test_search_takes_both_rooks_with_a_helepolis_run():
+    b = Board("vanguard", fen_of({"d4": "H", "f4": "r", "h4": "r", "d6": "n", "p1": "K", "a16": "k"}))
+    v = piece_values(b.variant)
+    text, _ = search_diagram(b, Limits(depth=1))
+    assert move_gain(b._pos, v, b.parse_move(text).code) == 2 * v[b.variant.type_index("R")]
+    assert text in {"d4h4xf4"} | {f"d4{f}4xf4xh4" for f in "ijklmnop"}
+
+
+def test_uci_conversation_vanguard():
+    uci = Conversation()
+    try:
+        uci.send("uci")
+        assert "var vanguard" in next(line for line in uci.until("uciok") if "name UCI_Variant" in line)
+        uci.send("setoption name UCI_Variant value vanguard")
+        uci.send("position startpos moves c2d4 n15m13")
+        uci.send("go depth 1")
+        lines = uci.until("bestmove")
+        assert any(line.startswith("info depth 1 ") for line in lines)
+        board = Board("vanguard")
+        board.push_text("c2d4")
+        board.push_text("n15m13")
+        assert lines[-1].split()[1] in {m.text for m in board.legal_moves}
+        uci.send(f"position fen {fen_of(V6)}")
+        uci.send("go depth 2")
+        assert uci.until("bestmove")[-1] == "bestmove b2d4xc3"
+        assert uci.close() == 0
+    finally:
+        if uci.proc.poll() is None:
+            uci.proc.kill()
+
+
+def test_capture_search_sees_the_recapture():
+    """Depth 1 plus the capture search: the Queen does not take a Pawn that another Pawn defends."""
+    b = Board("vanguard", fen_of({"d4": "Q", "e5": "p", "f6": "p", "p1": "K", "a16": "k"}))
+    assert "d4e5" in {m.text for m in b.legal_moves}
+    text, _ = search_diagram(b, Limits(depth=1))
+    assert text != "d4e5"
+    undefended = Board("vanguard", fen_of({"d4": "Q", "e5": "p", "p1": "K", "a16": "k"}))
+    assert search_diagram(undefended, Limits(depth=1))[0] == "d4e5"
