@@ -31,6 +31,8 @@ class TurnRule:
     name: str
     min_moves: int
     max_moves: int
+    #: a turn short of `min_moves` may also end when no move can continue it (Tiling Rider R13)
+    stop_when_stuck: bool = False
 
 
 TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-element case
@@ -60,7 +62,9 @@ class TurnSearch(Generic[S, M]):
 
     def can_end(self, state: S, made: int, mover: int) -> bool:
         """May the turn stop now, after `made` moves?"""
-        return made >= self.rule.min_moves and self.model.turn_ok(self.model.end_turn(state), mover)
+        long_enough = made >= self.rule.min_moves or (
+            self.rule.stop_when_stuck and made > 0 and not any(True for _ in self.model.moves(state)))
+        return long_enough and self.model.turn_ok(self.model.end_turn(state), mover)
 
     def completable(self, state: S, made: int, mover: int) -> bool:
         """Does some legal completion of the turn exist from here?"""
