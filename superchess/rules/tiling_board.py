@@ -161,6 +161,17 @@ class TilingBoard(TurnBoard):
         """Square name -> piece, for every occupied square (a giant King on each of its four)."""
         return {T.square_name(s): _piece(c) for s, c in enumerate(self._state.board) if c != T.EMPTY}
 
+    def tile(self, cell: int | str) -> tuple[str, str]:
+        """The two squares of the tile holding `cell`, the given one first (1, R3)."""
+        sq = T.square(cell) if isinstance(cell, str) else cell
+        return T.square_name(sq), T.square_name(T.partner(sq))
+
+    def unit(self, cell: int | str) -> tuple[str, str]:
+        """(unit name `c5-d6`, colour `orange` / `blue`) of the unit holding `cell` (1)."""
+        sq = T.square(cell) if isinstance(cell, str) else cell
+        i, j = T.unit_of(sq)
+        return T.unit_name(i, j), T.unit_colour(i, j)
+
     def aggregates(self) -> list[tuple[str, Piece]]:
         """The aggregates formed now (3.2, R6): (unit name `c5-d6`, piece type and side)."""
         return [(T.unit_name(i, j), _piece(letter)) for i, j, letter in T.aggregates(self._state)]
