@@ -432,7 +432,7 @@ def can_end_turn(state: State) -> bool:
     if not state.made or is_check(state):
         return False
     if state.exact and len(state.made) < state.allowance:
-        return not moves_in_turn(state)
+        return next(iter_moves(state), None) is None
     return True
 
 

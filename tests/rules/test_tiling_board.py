@@ -294,14 +294,19 @@ def test_bad_texts():
 
 def _check_against_reference(b: Board, state: T.State) -> None:
     """The board's legal moves are the reference's moves that start a legal turn completion; `end`
-    is offered exactly when the reference may end the turn; the same position text."""
+    is offered exactly when the reference may end the turn; the same position text. Not in check,
+    every reference move completes (4.2: no move may then expose the King, R13 ends a stuck exact
+    turn); in check, the reference's whole-turn search decides."""
     assert b.fen() == T.text(state)
     offered = texts(b)
     assert (END_TURN in offered) == T.can_end_turn(state)
-    for m in T.moves_in_turn(state):
-        after = T._apply(state, m)
-        assert (m.text in offered) == (T.legal_turn(after, budget=20_000) is not None), m.text
-    assert offered - {END_TURN} <= {m.text for m in T.moves_in_turn(state)}
+    reference = T.moves_in_turn(state)
+    if not T.is_check(state):
+        assert offered - {END_TURN} == {m.text for m in reference}
+        return
+    for m in reference:
+        assert (m.text in offered) == (T.legal_turn(T._apply(state, m), budget=20_000) is not None), m.text
+    assert offered - {END_TURN} <= {m.text for m in reference}
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -328,17 +333,25 @@ def test_random_play_matches_reference(seed):
     _check_against_reference(b, state)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_random_positions_turns_end_safe_and_pop_restores(seed):
-    """Random positions (checks included): random legal moves until the turn ends leave the mover's
-    King safe (4.2); the FEN rebuilds each mid-turn position; pop restores every earlier one."""
-    rng = random.Random(100 + seed)
-    for _ in range(4):
-        b = Board("tilingrider", T.text(random_position(rng)))
+def test_random_positions_match_reference_turns_end_safe_pop_restores():
+    """Random positions (checks included): the differential check at each move; random legal moves
+    until the turn ends leave the mover's King safe (4.2); the FEN rebuilds each mid-turn position;
+    pop restores every earlier one."""
+    rng = random.Random(100)
+    checks = 0
+    for _ in range(30):
+        state = random_position(rng)
+        b = Board("tilingrider", T.text(state))
         mover, fens = b.turn, []
         while b.turn == mover and b.legal_moves:
+            _check_against_reference(b, state)
+            checks += b.is_check()
             fens.append(b.fen())
-            b.push(rng.choice(b.legal_moves))
+            mv = rng.choice(b.legal_moves)
+            b.push(mv)
+            state = T.end_turn(state) if mv.text == END_TURN else T.play(state, mv.text)
+            if len(state.made) == state.allowance:
+                state = T.end_turn(state)
             again = Board("tilingrider", b.fen())
             assert again.legal_moves == b.legal_moves
         if b.turn != mover:
@@ -348,3 +361,4 @@ def test_random_positions_turns_end_safe_and_pop_restores(seed):
         while fens:
             b.pop()
             assert b.fen() == fens.pop()
+    assert checks  # the seeds reach positions in check
