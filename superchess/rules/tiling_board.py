@@ -52,7 +52,10 @@ class TilingModel:
     """The reference module's states as `turns.TurnModel`."""
 
     def moves(self, state: T.State) -> Iterator[T.Move]:
-        return T.iter_moves(state)  # lazily: the turn search mostly needs one completion
+        if not T.is_check(state):
+            return T.iter_moves(state)  # lazily: the turn search mostly needs one completion
+        # in check, the likely answers first (King moves, captures), as in tiling.legal_turn
+        return iter(sorted(T.iter_moves(state), key=lambda m: m.kind != "king" and state.board[m.to] == T.EMPTY))
 
 
     def play(self, state: T.State, move: T.Move) -> T.State:
@@ -66,6 +69,14 @@ class TilingModel:
 
 
 _MODEL = TilingModel()
+#: States one `legal_moves` may visit deciding which moves can still complete the turn (see
+#: turns.TurnSearch: past it a move is offered, undecided, as tiling.is_checkmate answers "not mate").
+SEARCH_BUDGET = 5_000
+
+
+def search_key(state: T.State) -> tuple:
+    """What the rest of a turn depends on (as in tiling.legal_turn): placement, who moved, how many moves."""
+    return state.board, state.moved, state.done, state.king_moved, len(state.made)
 
 
 def _unit_index(sq: int) -> int:
@@ -98,7 +109,7 @@ class TilingBoard(TurnBoard):
 
     # -- hooks of TurnBoard -----------------------------------------------------------------
     def _turn_search(self, state: T.State) -> TurnSearch:
-        return TurnSearch(turn_rule(state), _MODEL)
+        return TurnSearch(turn_rule(state), _MODEL, search_key, SEARCH_BUDGET)
 
     def _side(self, state: T.State) -> int:
         return state.side
