@@ -6,11 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
 from superchess.rules import tiling as T
 from superchess.rules.record import Game
-from superchess.rules.turns import END_TURN
+from superchess.rules.tiling_board import TilingModel, search_key, turn_rule
+from superchess.rules.turns import END_TURN, TurnSearch
 
 from .test_tiling import position, random_position
 
@@ -362,3 +365,35 @@ def test_random_positions_match_reference_turns_end_safe_pop_restores():
             b.pop()
             assert b.fen() == fens.pop()
     assert checks  # the seeds reach positions in check
+
+
+def test_undecided_search_offers_the_move_and_declares_no_mate():
+    """turns.TurnSearch budget / tiling R12, 4.3: with no states left to visit, a move counts as
+    completable (the player may take it back), so a position is never mate on an unfinished search."""
+    rooks = {"a7": "w", "a8": "w", "b7": "w", "b8": "w", "c9": "w", "c10": "w", "d9": "w", "d10": "w"}
+    mate = board({**rooks, "q5": "W", "o5": "W"}, kings=("a1", "q15"), allowance="2")  # Wazirs too far to help
+    assert mate.is_checkmate() and mate.outcome().termination is Termination.CHECKMATE
+    state = mate.reference_state
+    undecided = TurnSearch(turn_rule(state), TilingModel(), search_key, 0)
+    moves, may_end = undecided.continuations(state, 0, 0)
+    assert moves == T.moves_in_turn(state) != [] and not may_end
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**9))
+def test_any_turn_ends_with_the_movers_king_safe(seed):
+    """tiling 4.2, R12: in random positions, random legal moves until the turn passes leave the mover's
+    King safe; mid-turn FEN rebuilds the position and its legal moves; pop restores every earlier FEN."""
+    rng = random.Random(seed)
+    b = Board("tilingrider", T.text(random_position(rng)))
+    mover, fens = b.turn, []
+    while b.turn == mover and b.legal_moves:
+        fens.append(b.fen())
+        b.push(rng.choice(b.legal_moves))
+        again = Board("tilingrider", b.fen())
+        assert again.fen() == b.fen() and again.legal_moves == b.legal_moves
+    if b.turn != mover:
+        assert not T.is_check(b.reference_state, mover)
+    while fens:
+        b.pop()
+        assert b.fen() == fens.pop()
