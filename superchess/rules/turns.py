@@ -14,7 +14,7 @@ at least one legal completion of the turn, plus `END_TURN` when the turn may sto
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -41,8 +41,8 @@ TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-e
 
 
 class TurnModel(Protocol[S, M]):
-    def moves(self, state: S) -> Sequence[M]:
-        """Pseudo-legal moves that may continue the turn in `state`."""
+    def moves(self, state: S) -> Iterable[M]:
+        """Pseudo-legal moves that may continue the turn in `state` (a lazy iterable will do)."""
 
     def play(self, state: S, move: M) -> S:
         """The state after `move`, still inside the turn (unless the move itself closed it)."""
