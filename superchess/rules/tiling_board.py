@@ -33,7 +33,6 @@ class TilingVariant:
     name: str
     title: str
     start_fen: str
-    promotion_default: str | None = None  # no promotion in Tiling Rider
 
 
 VARIANT = TilingVariant("tilingrider", "Tiling Rider Chess", T.START_FEN)

@@ -266,6 +266,9 @@ def test_r16_mid_turn_fen_round_trip():
     again = Board("tilingrider", b.fen())
     assert again.fen() == b.fen() and again.legal_moves == b.legal_moves and again.move_stack == []
     assert again.moves_in_turn == 2 and again.moves_left == 1
+    twin = again.copy()
+    twin.push_text("@c5c9")  # the turn's last move: it ends by itself
+    assert twin.turn == 1 and again.fen() == b.fen() and twin.turn_texts() == ["@c5c9"]
 
 
 def test_record_writes_turns_and_reimports():
