@@ -8,6 +8,7 @@ perft. A subclass says how its reference module's states and moves look (the abs
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from .board import IllegalMoveError, Move
@@ -17,31 +18,33 @@ from .turns import END_TURN, TurnSearch
 END_MOVE = Move(-1, -1, None, END_TURN)
 
 
-class TurnBoard:
+class TurnBoard(ABC):
     """A position with its move history, for multi-move turns. Subclasses define the hooks."""
 
     # -- hooks ------------------------------------------------------------------------------
+    @abstractmethod
     def _turn_search(self, state: Any) -> TurnSearch:
         """The turn rule and model that judge moves in `state` (the rule may change per turn)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _side(self, state: Any) -> int:
         """0 = White (Player 1), 1 = Black: the player of `state`'s turn."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _public(self, move: Any) -> Move:
-        raise NotImplementedError
+        """The public `Move` of a reference module's move (its text the variant's move text)."""
 
+    @abstractmethod
     def _reference(self, move: Move) -> Any:
-        raise NotImplementedError
+        """The reference module's move for a legal public `Move` in the current state."""
 
+    @abstractmethod
     def _start_text(self, state: Any) -> str:
         """The position text of a turn-start state."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _parse_start(self, text: str) -> Any:
         """A turn-start state from its position text; ValueError if it is bad."""
-        raise NotImplementedError
 
     # -- set-up -----------------------------------------------------------------------------
     def _set_up(self, text: str) -> None:
