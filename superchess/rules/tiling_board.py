@@ -56,7 +56,6 @@ class TilingModel:
         # in check, the likely answers first (King moves, captures), as in tiling.legal_turn
         return iter(sorted(T.iter_moves(state), key=lambda m: m.kind != "king" and state.board[m.to] == T.EMPTY))
 
-
     def play(self, state: T.State, move: T.Move) -> T.State:
         return T._apply(state, move)  # the move comes from `moves`: no second legality test
 
