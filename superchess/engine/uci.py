@@ -17,11 +17,12 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..rules import Board, Roster
+from ..rules.diagram_board import DiagramBoard
 from ..rules.program import ProgramError
 from ..rules.variant import BOARD_VARIANT_NAMES, STANDALONE_BOARDS
-from .intergrid_search import think_uci as think_turns
-from ..rules.diagram_board import DiagramBoard
 from .diagram_search import search_diagram
+from .intergrid_search import think_uci as think_turns
+from .tiling_search import think_uci as think_tiling
 from .levels import get_level
 from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
@@ -184,7 +185,8 @@ class UciEngine:
                 raise ValueError(f"go: unknown parameter {a!r}")
         if self.variant in STANDALONE_BOARDS:  # multi-move turns (intergrid): the turn search
             self.stop_event, self.infinite = threading.Event(), infinite
-            self.thread = threading.Thread(target=think_turns, daemon=True, args=(
+            think = think_tiling if self.variant == "tilingrider" else think_turns
+            self.thread = threading.Thread(target=think, daemon=True, args=(
                 self.board.copy(), opts, infinite, self.stop_event, self.send))
             self.thread.start()
             return

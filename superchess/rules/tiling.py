@@ -45,6 +45,7 @@ no move is left (R13), so stalemate = not in check and no legal move now.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -332,26 +333,24 @@ def _king_moves(state: State, side: int) -> list[Move]:
     return out
 
 
-def pseudo_moves(state: State) -> list[Move]:
-    """Moves allowed by movement and the per-turn limits, before the King-safety test."""
+def pseudo_moves(state: State) -> Iterator[Move]:
+    """Moves allowed by movement and the per-turn limits, before the King-safety test (lazily)."""
     if len(state.made) >= state.allowance:
-        return []
+        return
     side = state.side
     board = state.board
-    out: list[Move] = []
     for sq in range(SIZE):
         c = board[sq]
         # A piece moves individually at most once and never after an aggregate move (4.1).
         if (c != EMPTY and side_of(c) == side and c.upper() in SMALL
                 and sq not in state.moved and sq not in state.done):
-            out.extend(_piece_moves(state, sq))
+            yield from _piece_moves(state, sq)
     for i, j, _ in aggregates(state, side):
         # Form-then-move (R10): individually moved pieces may still join; aggregate movers may not.
         if not any(s in state.done for s in unit_squares(i, j)):
-            out.extend(_aggregate_moves(state, i, j))
+            yield from _aggregate_moves(state, i, j)
     if not state.king_moved:
-        out.extend(_king_moves(state, side))
-    return out
+        yield from _king_moves(state, side)
 
 
 def _apply(state: State, move: Move) -> State:
@@ -384,17 +383,20 @@ def _apply(state: State, move: Move) -> State:
                    start=state.start if state.made else state)
 
 
-def moves_in_turn(state: State) -> list[Move]:
-    """The moves the player may make now (4.1, 4.2): a King move must not end in check; any other
-    move must not leave the King in check unless it was in check just before (R9). Moves that
-    lead nowhere (no legal turn end after them) are still offered; `end_turn` refuses (R12)."""
+def iter_moves(state: State) -> Iterator[Move]:
+    """The moves the player may make now (4.1, 4.2), lazily: a King move must not end in check;
+    any other move must not leave the King in check unless it was in check just before (R9)."""
     before = is_check(state)
-    out = []
     for m in pseudo_moves(state):
         if (m.kind == "king" or not before) and is_check(_apply(state, m)):
             continue
-        out.append(m)
-    return out
+        yield m
+
+
+def moves_in_turn(state: State) -> list[Move]:
+    """`iter_moves` as a list. Moves that lead nowhere (no legal turn end after them) are still
+    offered; `end_turn` refuses (R12)."""
+    return list(iter_moves(state))
 
 
 def parse_move(state: State, text: str) -> Move:
@@ -430,7 +432,7 @@ def can_end_turn(state: State) -> bool:
     if not state.made or is_check(state):
         return False
     if state.exact and len(state.made) < state.allowance:
-        return not moves_in_turn(state)
+        return next(iter_moves(state), None) is None
     return True
 
 
@@ -450,6 +452,11 @@ def end_turn(state: State) -> State:
     """Close the turn; the opponent's turn starts."""
     if not can_end_turn(state):
         raise TilingError("the turn cannot end here")
+    return close_turn(state)
+
+
+def close_turn(state: State) -> State:
+    """The opponent's turn start after this turn, without asking whether the turn may end here."""
     allowance, exact = next_allowance(state)
     start = state.start
     return State(board=state.board, side=1 - state.side, allowance=allowance, exact=exact,

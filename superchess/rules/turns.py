@@ -14,7 +14,7 @@ at least one legal completion of the turn, plus `END_TURN` when the turn may sto
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -31,6 +31,8 @@ class TurnRule:
     name: str
     min_moves: int
     max_moves: int
+    #: a turn short of `min_moves` may also end when no move can continue it (Tiling Rider R13)
+    stop_when_stuck: bool = False
 
 
 TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-element case
@@ -39,8 +41,8 @@ TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-e
 
 
 class TurnModel(Protocol[S, M]):
-    def moves(self, state: S) -> Sequence[M]:
-        """Pseudo-legal moves that may continue the turn in `state`."""
+    def moves(self, state: S) -> Iterable[M]:
+        """Pseudo-legal moves that may continue the turn in `state` (a lazy iterable will do)."""
 
     def play(self, state: S, move: M) -> S:
         """The state after `move`, still inside the turn (unless the move itself closed it)."""
@@ -54,27 +56,51 @@ class TurnModel(Protocol[S, M]):
 
 @dataclass(frozen=True)
 class TurnSearch(Generic[S, M]):
-    """Legality of moves inside a turn: a move is legal if some completion of the turn is legal."""
+    """Legality of moves inside a turn: a move is legal if some completion of the turn is legal.
+
+    Long turns (Tiling Rider: up to 9 and more moves) need two optional limits: `key` names a state for
+    remembering those without a legal completion (transpositions), and `budget` bounds the states one
+    `continuations` or `completable` call visits; past it a move counts as completable (undecided, so
+    not refused: the turn's end is still judged, and the player can take moves back, tiling R12)."""
     rule: TurnRule
     model: TurnModel
+    key: Callable[[S], Hashable] | None = None
+    budget: int | None = None
 
     def can_end(self, state: S, made: int, mover: int) -> bool:
         """May the turn stop now, after `made` moves?"""
-        return made >= self.rule.min_moves and self.model.turn_ok(self.model.end_turn(state), mover)
+        long_enough = made >= self.rule.min_moves or (
+            self.rule.stop_when_stuck and made > 0 and not any(True for _ in self.model.moves(state)))
+        return long_enough and self.model.turn_ok(self.model.end_turn(state), mover)
 
     def completable(self, state: S, made: int, mover: int) -> bool:
         """Does some legal completion of the turn exist from here?"""
+        return self._completable(state, made, mover, set(), [0])
+
+    def _completable(self, state: S, made: int, mover: int, failed: set, visited: list[int]) -> bool:
         if self.can_end(state, made, mover):
             return True
         if made >= self.rule.max_moves:
             return False
-        return any(self.completable(self.model.play(state, m), made + 1, mover)
-                   for m in self.model.moves(state))
+        key = None if self.key is None else self.key(state)
+        if key is not None and key in failed:
+            return False
+        for m in self.model.moves(state):
+            visited[0] += 1
+            if self.budget is not None and visited[0] > self.budget:
+                return True
+            if self._completable(self.model.play(state, m), made + 1, mover, failed, visited):
+                return True
+        if key is not None:
+            failed.add(key)
+        return False
 
     def continuations(self, state: S, made: int, mover: int) -> tuple[list[M], bool]:
         """(the moves that start a legal completion, whether the end-of-turn move is legal now)."""
         if made >= self.rule.max_moves:
             return [], False
+        failed: set = set()
+        visited = [0]
         moves = [m for m in self.model.moves(state)
-                 if self.completable(self.model.play(state, m), made + 1, mover)]
+                 if self._completable(self.model.play(state, m), made + 1, mover, failed, visited)]
         return moves, self.can_end(state, made, mover)

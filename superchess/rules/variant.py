@@ -78,7 +78,8 @@ def _load(name: str) -> Variant:
 VARIANT_NAMES = ("super16", "chess", "superchess")
 #: Variants not on the core yet: their own Board class over a reference rules module
 #: (name -> "module:class" inside this package); `Board(name)` makes one.
-STANDALONE_BOARDS = {"intergrid": "intergrid_board:IntergridBoard"}
+STANDALONE_BOARDS = {"intergrid": "intergrid_board:IntergridBoard",
+                     "tilingrider": "tiling_board:TilingBoard"}
 #: Every variant `Board(name)` plays: the core's, the diagram variants (Vanguard) on their own
 #: position, and the standalone boards. The CLI and UCI offer these; the server the core ones.
 BOARD_VARIANT_NAMES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES + tuple(STANDALONE_BOARDS)

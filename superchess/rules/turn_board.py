@@ -1,0 +1,209 @@
+"""The public Board API for a variant whose turns hold several moves, over a reference rules module's
+immutable states and the turn mechanism of `turns.py`.
+
+`TurnBoard` keeps what every such variant shares: the stack of states (one per move pushed), how many
+moves of the turn each state has seen, push / pop (pop retracts within the unfinished turn), move
+text, the mid-turn position text ("FEN of the turn's start | the moves so far"), whole turns as text,
+perft. A subclass says how its reference module's states and moves look (the abstract hooks below).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from .board import IllegalMoveError, Move
+from .turns import END_TURN, TurnSearch
+
+#: The end-of-turn move as a public `Move`.
+END_MOVE = Move(-1, -1, None, END_TURN)
+
+
+class TurnBoard(ABC):
+    """A position with its move history, for multi-move turns. Subclasses define the hooks."""
+
+    # -- hooks ------------------------------------------------------------------------------
+    @abstractmethod
+    def _turn_search(self, state: Any) -> TurnSearch:
+        """The turn rule and model that judge moves in `state` (the rule may change per turn)."""
+
+    @abstractmethod
+    def _side(self, state: Any) -> int:
+        """0 = White (Player 1), 1 = Black: the player of `state`'s turn."""
+
+    @abstractmethod
+    def _public(self, move: Any) -> Move:
+        """The public `Move` of a reference module's move (its text the variant's move text)."""
+
+    @abstractmethod
+    def _reference(self, move: Move) -> Any:
+        """The reference module's move for a legal public `Move` in the current state."""
+
+    @abstractmethod
+    def _start_text(self, state: Any) -> str:
+        """The position text of a turn-start state."""
+
+    @abstractmethod
+    def _parse_start(self, text: str) -> Any:
+        """A turn-start state from its position text; ValueError if it is bad."""
+
+    # -- set-up -----------------------------------------------------------------------------
+    def _set_up(self, text: str) -> None:
+        """Start from position text, mid-turn when it carries ` | ` and the moves of the turn so far."""
+        start_text, _, moves_text = text.partition("|")
+        try:
+            self._states = [self._parse_start(start_text.strip())]
+        except ValueError as e:
+            raise ValueError(f"bad {self.variant.name} position: {e}") from None
+        self._made = [0]  # moves made in the current turn, after each push
+        self._stack: list[Move] = []  # every move pushed, those of a mid-turn start position first
+        self._base = 0
+        self._legal_cache: tuple[Any, list[Move]] | None = None  # keyed by the state object
+        for word in moves_text.split():
+            self.push_text(word)
+        self._base = len(self._stack)
+
+    # -- state ------------------------------------------------------------------------------
+    @property
+    def _state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def reference_state(self) -> Any:
+        """The current position as the reference module's state (what the engine searches)."""
+        return self._state
+
+    @property
+    def turn_search(self) -> TurnSearch:
+        """The turn mechanism judging the current turn (rule and model)."""
+        return self._turn_search(self._state)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played since the starting position (each turn's moves and `end` moves)."""
+        return self._stack[self._base:]
+
+    @property
+    def turn(self) -> int:
+        """The side to move: 0 = White (Player 1), 1 = Black; it changes when the turn ends."""
+        return self._side(self._state)
+
+    @property
+    def moves_in_turn(self) -> int:
+        """Moves already made in the current turn (0 at a turn's start)."""
+        return self._made[-1]
+
+    def _turn_start(self) -> int:
+        return len(self._states) - 1 - self.moves_in_turn
+
+    def fen(self) -> str:
+        """The turn's start position; mid-turn followed by ` | ` and the moves made so far."""
+        start = self._turn_start()
+        text = self._start_text(self._states[start])
+        if start < len(self._states) - 1:
+            text += " | " + " ".join(m.text for m in self._stack[start:])
+        return text
+
+    def copy(self) -> "TurnBoard":
+        b = type(self)(self.variant.name, self.starting_fen)
+        for mv in self.move_stack:
+            b.push(mv)
+        return b
+
+    # -- moves ------------------------------------------------------------------------------
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The moves that can continue the turn (each starts a legal completion), sorted by text,
+        followed by `end` when the turn may stop here."""
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Move]:
+        if self._legal_cache is None or self._legal_cache[0] is not self._state:
+            moves, may_end = self._turn_search(self._state).continuations(
+                self._state, self.moves_in_turn, self.turn)
+            legal = sorted((self._public(m) for m in moves), key=lambda mv: mv.text)
+            self._legal_cache = (self._state, legal + ([END_MOVE] if may_end else []))
+        return self._legal_cache[1]
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written `text`, or IllegalMoveError."""
+        text = text.strip()
+        for mv in self._legal_list():
+            if mv.text == text:
+                return mv
+        raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
+
+    def push(self, move: Move) -> None:
+        """Play a legal move (IllegalMoveError otherwise); the turn ends by itself after its last
+        allowed move."""
+        if move not in self._legal_list():
+            raise IllegalMoveError(f"illegal move {move.text or move} in {self.fen()}")
+        search = self._turn_search(self._state)
+        model = search.model
+        state = self._state if move == END_MOVE else model.play(self._state, self._reference(move))
+        made = self.moves_in_turn + 1
+        if move == END_MOVE or made >= search.rule.max_moves:
+            state, made = model.end_turn(state), 0
+        self._states.append(state)
+        self._made.append(made)
+        self._stack.append(move)
+
+    def push_text(self, text: str) -> Move:
+        mv = self.parse_move(text)
+        self.push(mv)
+        return mv
+
+    def push_turn(self, text: str) -> list[Move]:
+        """Play a whole turn written as its moves in order (`c7c6 @c5c9`) and end it; on an illegal
+        move nothing is played."""
+        if self.moves_in_turn:
+            raise IllegalMoveError("a turn is in progress")
+        played = []
+        try:
+            for word in text.split():
+                played.append(self.push_text(word))
+            if self.moves_in_turn:
+                played.append(self.push_text(END_TURN))
+        except IllegalMoveError:
+            for _ in played:
+                self.pop()
+            raise
+        return played
+
+    def pop(self) -> Move:
+        """Take back the last move (within the turn, or the last move of the previous turn)."""
+        if len(self._stack) == self._base:
+            raise IndexError("no move to take back")
+        self._states.pop()
+        self._made.pop()
+        return self._stack.pop()
+
+    def peek(self) -> Move | None:
+        return self._stack[-1] if len(self._stack) > self._base else None
+
+    def turn_texts(self) -> list[str]:
+        """The game's turns as text, each its moves in order (the last one may be unfinished)."""
+        out: list[str] = []
+        for j in range(self._base, len(self._stack)):
+            mv = self._stack[j]
+            if mv == END_MOVE:
+                continue
+            if self._made[j] == 0 or not out:
+                out.append(mv.text)
+            else:
+                out[-1] += " " + mv.text
+        return out
+
+    def perft(self, depth: int) -> int:
+        """Leaf nodes of the legal move tree `depth` moves deep (moves and `end` moves)."""
+        if depth == 0:
+            return 1
+        return sum(n for _, n in self.divide(depth))
+
+    def divide(self, depth: int) -> list[tuple[Move, int]]:
+        """(move, leaf count below it) for each legal move, in `legal_moves` order."""
+        rows = []
+        for mv in self.legal_moves:
+            self.push(mv)
+            rows.append((mv, self.perft(depth - 1)))
+            self.pop()
+        return rows
