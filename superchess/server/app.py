@@ -300,7 +300,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if row is None:
             raise HTTPException(404, "no such invitation")
         creator = store.player(row.creator_id)
-        return {"game_id": row.id, "variant": row.variant, "title": get_variant(row.variant).title,
+        return {"game_id": row.id, "variant": row.variant, "title": variants.variant_of(row.variant).title,
                 "time_control": TIME_CONTROLS[row.time_control].name, "creator": creator.name,
                 "your_side": row.creator_side ^ 1, "fen": row.start_fen, "status": row.status,
                 "yours": row.creator_id == p.id, "mode": row.mode,

@@ -33,7 +33,9 @@ def legal(state: dict) -> dict[str, dict]:
 
 def test_a_two_part_turn_with_an_enclosure_then_a_restart_mid_turn(server, restart):
     fen = board(I6).fen()
-    m = new_match(server, variant="intergrid", fen=fen, time_control="blitz-3+2")
+    m = new_match(server, accept=False, variant="intergrid", fen=fen, time_control="blitz-3+2")
+    assert ok(m.opponent.get(f"/api/invitations/{m.token}"))["title"] == "InterGrid Chess"
+    ok(m.opponent.post(f"/api/invitations/{m.token}/accept"))
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
         s1, s2 = recv_state(w1)["state"], recv_state(w2)["state"]
         assert s1["variant"] == "intergrid" and s2["legal"] == {}

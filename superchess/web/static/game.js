@@ -328,7 +328,9 @@ function renderActions(st) {
   show('#decline-draw', player && active && offeredToMe);
   show('#claim-draw', player && active && Boolean(st.can_claim_draw));
   show('#abort', player && Boolean(st.can_abort));
-  const any = ['#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
+  // a multi-move turn (InterGrid): after the square move, a point move or "End turn"
+  show('#end-turn', player && active && st.turn === st.you && Boolean(st.can_end_turn));
+  const any = ['#end-turn', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
     .some((s) => !$(s).hidden);
   show('#actions', player && any);
 }
@@ -418,6 +420,8 @@ function renderMoves(st) {
 function ensureNames(st) {
   if (!st.variant || namesFor === st.variant) return;
   namesFor = st.variant;
+  // the board is drawn from the server's description of its cells (both lattices for InterGrid)
+  api.variantLayout(st.variant).then((layout) => board.setLayout(layout)).catch(() => {});
   // Until the variant's names arrive only the orthodox letters are drawn (letters mean different
   // pieces in different variants).
   pieceSet = st.variant === 'super16' ? DEFAULT_SET : new PieceSet(st.variant);
@@ -890,6 +894,7 @@ $('#flip').addEventListener('click', () => {
 $('#resign').addEventListener('click', () => {
   if (window.confirm('Resign this game?')) send({ type: 'resign' });
 });
+$('#end-turn').addEventListener('click', () => send({ type: 'move', move: 'end' }));
 $('#offer-draw').addEventListener('click', () => send({ type: 'offer_draw' }));
 $('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }));
 $('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));
