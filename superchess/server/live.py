@@ -75,6 +75,7 @@ class LiveGame:
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
             self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
+        self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
         for text in moves:
             self._play(text)
         if row.status in ("finished", "aborted") and self.game.outcome is None:
@@ -111,6 +112,7 @@ class LiveGame:
         move = board.parse_move(text)
         for _, piece in board.captures(move):
             self.captured[piece.side].append(piece.symbol())
+        self.move_plies.append((board.fullmove_number - 1) * 2 + board.turn)
         self.game.play(move)
 
     def start(self, player0: int, player1: int, now: int) -> None:
@@ -406,6 +408,7 @@ class LiveGame:
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
+            "move_plies": self.move_plies if variants.multi_move(board.variant) else None,
             "can_end_turn": any(m.from_cell < 0 for m in board.legal_moves) and self.row.status == "active",
             "check": check, "captured": [list(c) for c in self.captured],
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,

@@ -71,6 +71,7 @@ def test_a_two_part_turn_with_an_enclosure_then_a_restart_mid_turn(server, resta
         assert all(t[0].isupper() for t in legal(s2))
         ended = move(w2, [w1], "end")[1]["state"]
         assert ended["turn"] == 0 and ended["clock"]["running"] == 0 and ended["moves"][-1] == "end"
+        assert ended["move_plies"] == [0, 0, 1, 1]  # two turns of two moves each
         act(w1, [w2], {"type": "resign"})
         final = sync(w2)["state"]
         assert (final["status"], final["result"]) == ("finished", "0-1")

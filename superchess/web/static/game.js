@@ -399,8 +399,14 @@ function renderMoves(st) {
   const start = firstPly(st);
   const rows = [];
   let row = null;
+  // several moves in one turn (InterGrid): the server numbers each move's turn (`move_plies`)
+  const plies = st.move_plies || null;
   moves.forEach((mv, i) => {
-    const ply = start + i;
+    const ply = plies ? plies[i] : start + i;
+    if (plies && i > 0 && plies[i - 1] === ply) {
+      row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply more last' : 'ply more', 'data-ply': String(i), text: mv }));
+      return;
+    }
     if (!row || ply % 2 === 0) {
       row = h('div', { class: 'move-row', role: 'listitem' }, h('span', { class: 'num', text: `${Math.floor(ply / 2) + 1}.` }));
       if (ply % 2 === 1) row.appendChild(h('span', { class: 'ply empty', text: '…' }));
