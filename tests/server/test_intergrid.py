@@ -76,3 +76,16 @@ def test_a_two_part_turn_with_an_enclosure_then_a_restart_mid_turn(server, resta
         final = sync(w2)["state"]
         assert (final["status"], final["result"]) == ("finished", "0-1")
     assert server2.store.moves(m.id) == ["h5h4", "E2C1", "h8g8", "end"]
+
+
+def test_a_game_ends_in_checkmate_when_the_turn_ends(server):
+    """intergrid R7: check and mate are judged at the end of the turn (after `end`)."""
+    m = new_match(server, variant="intergrid", fen=board({"c7": "Q", "b6": "K", "a8": "k"}).fen())
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        assert move(w1, [w2], "c7b7")[1]["state"]["status"] == "active"
+        final = move(w1, [w2], "end")[1]["state"]
+        assert (final["status"], final["result"], final["termination"]) == ("finished", "1-0", "checkmate")
+        assert final["reason"] == "Checkmate — Player 1 wins" and final["legal"] == {}
+        w2.send_json({"type": "move", "move": "a8a7"})
+        assert recv_error(w2) == "the game is not in progress"
