@@ -5,6 +5,7 @@ a restart mid-turn resumes mid-turn."""
 from __future__ import annotations
 
 from superchess.rules import Board
+from superchess.rules.record import Game
 
 from ..rules.test_intergrid_board import board
 from .util import act, move, new_match, ok, recv_error, recv_state, sync
@@ -89,3 +90,6 @@ def test_a_game_ends_in_checkmate_when_the_turn_ends(server):
         assert final["reason"] == "Checkmate — Player 1 wins" and final["legal"] == {}
         w2.send_json({"type": "move", "move": "a8a7"})
         assert recv_error(w2) == "the game is not in progress"
+    record = m.p1.get(f"/api/games/{m.id}/record")
+    assert record.status_code == 200 and "\n1. c7b7 1-0" in record.text, record.text  # a turn is its moves
+    assert Game.parse(record.text).board.is_checkmate()  # the record reads back to the same mate
