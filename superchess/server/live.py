@@ -371,11 +371,12 @@ class LiveGame:
         board = self.game.board
         names = board.geometry.names
         by_origin: dict[str, list[str]] = {}
-        known = {} if variants.multi_move(board.variant) else _MOVE_JSON
+        multi = variants.multi_move(board.variant)
+        known = _MOVE_JSON
         for mv in board.legal_moves:
             if mv.from_cell < 0:  # `end`
                 continue
-            frag = known.get(mv.text) or (_move_json(mv, names) if known is _MOVE_JSON else _capturing_move_json(board, mv))
+            frag = _capturing_move_json(board, mv) if multi else known.get(mv.text) or _move_json(mv, names)
             group = by_origin.get(names[mv.from_cell])
             if group is None:
                 by_origin[names[mv.from_cell]] = [frag]

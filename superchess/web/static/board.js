@@ -484,6 +484,9 @@ export class BoardView {
       const half = (cell.size * S) / 2;
       const classes = isPoint ? ['square', 'point'] : ['square', (Math.floor(cell.x) + Math.floor(cell.y)) % 2 === 0 ? 'dark' : 'light'];
       const g = svgEl('g', { 'data-square': name, transform: `translate(${cx - half} ${cy - half}) scale(${cell.size})` });
+      // a highlight covers the cell: the whole square, or the disc of a point
+      const cover = (cls) => (isPoint ? svgEl('circle', { class: cls, cx: S / 2, cy: S / 2, r: S / 2 })
+        : svgEl('rect', { class: cls, width: S, height: S }));
       if (isPoint) {
         g.appendChild(svgEl('circle', { class: 'pt-bg', cx: S / 2, cy: S / 2, r: S / 2 }));
         g.appendChild(svgEl('circle', { class: 'pt-dot', cx: S / 2, cy: S / 2, r: S * 0.12 }));
@@ -492,14 +495,14 @@ export class BoardView {
       }
       if (last && (last.from === name || last.to === name)) {
         classes.push('last');
-        g.appendChild(svgEl('rect', { class: 'hl-last', width: S, height: S }));
+        g.appendChild(cover('hl-last'));
       }
       if (marks && marks.origins.has(name)) {
         classes.push('origin');
-        g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
+        g.appendChild(cover('hl-selected'));
       } else if (this.selected === name) {
         classes.push('selected');
-        g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
+        g.appendChild(cover('hl-selected'));
       }
       if (legal[name] && legal[name].length) classes.push('movable');
       if (st.check === name) {
