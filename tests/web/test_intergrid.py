@@ -16,6 +16,10 @@ I6 = {"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r", "h8": "k
 
 def test_a_two_part_turn_with_an_enclosure_capture_then_end_turn(two_players, server):
     a, b = two_players
+    a.goto(server.url + "/")  # offered for a match between people, not against the computer (yet)
+    expect(a.locator('#variant option[value="intergrid"]')).to_have_count(1)
+    expect(a.locator('#computer-variant option[value="chess"]')).to_have_count(1)
+    expect(a.locator('#computer-variant option[value="intergrid"]')).to_have_count(0)
     game_id = start_match(two_players, server, variant="intergrid", fen=board(I6).fen())
     for p in (a, b):  # intergrid R1: the 64 squares and the 81 intersections, point-pieces on points
         expect(p.locator("#board .square.point")).to_have_count(81)
@@ -24,6 +28,7 @@ def test_a_two_part_turn_with_an_enclosure_capture_then_end_turn(two_players, se
     expect(a.locator("#end-turn")).to_be_hidden()
     play(a, b, "h5", "h4", 0)  # the square move (R8)
     expect(a.locator("#end-turn")).to_be_visible()
+    expect(a.locator("#status")).to_contain_text("a point move, or End turn")
     expect(b.locator("#end-turn")).to_be_hidden()
 
     a.click('#board [data-square="E2"]')  # the point move: destinations on the intersections light up
