@@ -5,10 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..rules import Board
-from ..rules.variant import BOARD_VARIANT_NAMES, VARIANT_NAMES
+from ..rules.variant import BOARD_VARIANT_NAMES
 
-PLAYABLE = BOARD_VARIANT_NAMES  # a match can be created with any of these
-COMPUTER = VARIANT_NAMES  # the computer (server/ai.py) plays the core variants only
+PLAYABLE = BOARD_VARIANT_NAMES  # a match (with people or the computer) can be created with any of these
 
 
 @lru_cache(maxsize=None)
@@ -43,4 +42,4 @@ def option(name: str) -> dict:
     v = variant_of(name)
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": v.reprogrammable, "holdings": v.holdings, "setups": bool(v.setup),
-            "computer": name in COMPUTER, "multi_move": multi_move(v)}
+            "multi_move": multi_move(v)}

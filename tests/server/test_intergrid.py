@@ -8,24 +8,23 @@ from superchess.rules import Board
 from superchess.rules.record import Game
 
 from ..rules.test_intergrid_board import board
+from .test_computer import computer_game, threads, wait_for  # noqa: F401 (the fixture)
 from .util import act, move, new_match, ok, recv_error, recv_state, sync
 
 # intergrid I6: White's point Knight E2-C1 encloses the pawn b2 and the Bishop b1 (two captures)
 I6 = {"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r", "h8": "k", "h5": "K"}
 
 
-def test_intergrid_is_offered_with_its_layout_but_not_against_the_computer(server):
+def test_intergrid_is_offered_with_its_layout(server):
     b = server.browser()
     option = {v["name"]: v for v in ok(b.get("/api/options"))["variants"]}["intergrid"]
-    assert option["multi_move"] and not option["computer"] and not option["reprogrammable"]
+    assert option["multi_move"] and not option["reprogrammable"] and not option["setups"]
     layout = ok(b.get("/api/variants/intergrid/layout"))
     shapes = [c["shape"] for c in layout["cells"]]
     assert (shapes.count("square"), shapes.count("point")) == (64, 81)  # intergrid R1
     cells = {c["name"]: c for c in layout["cells"]}
     assert (cells["a1"]["x"], cells["a1"]["y"]) == (0.5, 0.5) and (cells["I8"]["x"], cells["I8"]["y"]) == (8, 8)
     assert cells["E4"]["size"] < cells["e4"]["size"]
-    r = b.post("/api/matches/computer", json={"variant": "intergrid"})
-    assert r.status_code == 400 and "computer" in r.json()["detail"]
 
 
 def legal(state: dict) -> dict[str, dict]:
@@ -93,3 +92,19 @@ def test_a_game_ends_in_checkmate_when_the_turn_ends(server):
     record = m.p1.get(f"/api/games/{m.id}/record")
     assert record.status_code == 200 and "\n1. c7b7 1-0" in record.text, record.text  # a turn is its moves
     assert Game.parse(record.text).board.is_checkmate()  # the record reads back to the same mate
+
+
+def test_the_computer_plays_whole_turns(server, threads):
+    """intergrid R8 against the computer: after the human's two-part turn it answers with a turn of
+    its own (a square move, then a point move or `end`, each through the server's validation)."""
+    human, game_id = computer_game(server, variant="intergrid", level=1, time_control="rapid-10+5")
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        move(ws, [], "e2e4")
+        move(ws, [], "end")
+        s = wait_for(server, game_id, human, lambda st: st["turn"] == 0 and len(st["moves"]) >= 3)
+    assert s["turn_moves"] == 0 and s["move_plies"][2:] == [1] * (len(s["moves"]) - 2)
+    replay = Board("intergrid")
+    for text in s["moves"]:
+        replay.push_text(text)  # every stored move legal by the rules
+    assert replay.turn == 0 and replay.moves_in_turn == 0 and s["legal"]

@@ -270,9 +270,9 @@ function renderStatus(st) {
     case 'active': {
       const turnName = playerName(st, st.turn);
       if (player) text = st.turn === st.you ? 'Your move.' : `Waiting for ${turnName} to move.`;
+      else text = `${turnName} (${sideLabel(st.turn)}) to move.`;
       // a multi-move turn under way (InterGrid): the square move is made, a point move may follow
       if (player && st.turn === st.you && st.turn_moves > 0) text = 'Your turn continues: a point move, or End turn.';
-      else text = `${turnName} (${sideLabel(st.turn)}) to move.`;
       if (st.check) text += ' Check!';
       if (st.draw_offer === 0 || st.draw_offer === 1) {
         if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
