@@ -155,3 +155,19 @@ def think_uci(board: IntergridBoard, opts: dict[str, int], infinite: bool, stop:
     if infinite:  # UCI: in infinite mode bestmove waits for stop
         stop.wait()
     send(f"bestmove {result.moves[0]}")
+
+
+#: whole turns searched at each computer level (1-8); the level's clock share caps the time
+TURNS_BY_LEVEL = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 3, 7: 3, 8: MAX_TURNS}
+
+
+def choose_intergrid_move(start_fen: str | None, moves: list[str], level: int,
+                          soft_ms: Callable[[int], int | None]) -> str:
+    """The computer's next move (square move, point move or `end`) for the server: the best turn
+    from the position after `moves`, searched for at most `soft_ms(fullmove)` ms (None: the default)."""
+    board = IntergridBoard("intergrid", start_fen)
+    for text in moves:
+        board.push_text(text)
+    movetime = soft_ms(board.fullmove_number)
+    movetime = movetime if movetime is not None else DEFAULT_MOVETIME_MS
+    return best_turn(board, TURNS_BY_LEVEL[level], movetime).moves[0]

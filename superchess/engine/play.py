@@ -16,7 +16,9 @@ from ..rules.board import _MOVE_RE, Board, IllegalMoveError
 from ..rules.encoding import DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
 from ..rules.program import Roster
 from ..rules.tables import NO_CELLS
+from ..rules.variant import STANDALONE_BOARDS
 from .evaluate import evaluator_for
+from .intergrid_search import choose_intergrid_move
 from .levels import get_level
 from .search import Limits, Result, Searcher, TranspositionTable
 from .timing import budget
@@ -175,6 +177,9 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     and `increment_ms` per move. With `root_moves`, the answer is one of exactly those texts."""
     t0 = time.monotonic()
     lv = get_level(level)
+    if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
+        return choose_intergrid_move(start_fen, moves, level,
+                                     lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
     board = make_board(variant, start_fen, rosters)
     for text in moves:
         board._push_code(lenient_move(board, text))

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 from . import intergrid as ig
 from .board import IllegalMoveError, Move, Piece
+from .intergrid_layout import GEOMETRY, POINT_BASE, IntergridGeometry
 from .outcome import Outcome, Termination
 from .program import Roster
 from .turns import END_TURN, TURN_RULES, TurnRule, TurnSearch
 
-POINT_BASE = 64
 END_MOVE = Move(-1, -1, None, END_TURN)
 _SIDE = {"w": 0, "b": 1}
 _RESULTS = {"checkmate": Termination.CHECKMATE, "king captured": Termination.KING_CAPTURED,
@@ -38,6 +38,13 @@ class IntergridVariant:
     start_fen: str
     turn_rule: TurnRule
     promotion_default: str = "Q"
+    # what the server asks of any variant: no holdings, no reprogramming, no generated set-ups
+    promotion_choices: tuple[str, ...] = tuple(ig.PROMOTIONS)
+    move_rule_claim: int = 100  # the 50-turn rule, in the half-move units the server's texts use
+    holdings: bool = False
+    reprogrammable: bool = False
+    setup: dict | None = None
+    geometry: IntergridGeometry = GEOMETRY
 
 
 VARIANT = IntergridVariant("intergrid", "InterGrid Chess", ig.START_FEN, TURN_RULES["one_then_optional"])
@@ -97,6 +104,7 @@ class IntergridBoard:
         if rosters and any(rosters):
             raise ValueError("intergrid pieces cannot be reprogrammed")
         self.variant = VARIANT
+        self.geometry = GEOMETRY
         self._search = TurnSearch(VARIANT.turn_rule, IntergridModel())
         self.starting_fen = fen or VARIANT.start_fen
         start_text, _, moves_text = self.starting_fen.partition("|")

@@ -22,6 +22,7 @@ from ..rules.preview import empty_board_destinations, roster_problem, start_move
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
 from ..rules.setups import random_substitution, substitution_fen
+from . import variants
 from .ai import LEVELS, AIPlayers, default_executor
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
@@ -217,10 +218,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     # -- matches ----------------------------------------------------------------------------
     @app.get("/api/options")
     def options() -> dict:
-        variants = [get_variant(v) for v in VARIANT_NAMES]
-        return {"variants": [{"name": v.name, "title": v.title, "files": v.geometry.files,
-                              "ranks": v.geometry.ranks, "reprogrammable": v.reprogrammable,
-                              "holdings": v.holdings, "setups": bool(v.setup)} for v in variants],
+        return {"variants": [variants.option(v) for v in variants.PLAYABLE],
                 "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
                                    "increment": tc.increment_ms // 1000, "daily": tc.daily}
                                   for tc in TIME_CONTROLS.values()],
@@ -228,14 +226,14 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
 
     def _new_game(body: MatchIn, creator: PlayerRow, invited: PlayerRow | None = None) -> GameRow:
         """A validated match (HTTP 400 naming what is wrong), not yet stored."""
-        if body.variant not in VARIANT_NAMES:
+        if body.variant not in variants.PLAYABLE:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         if body.time_control not in TIME_CONTROLS:
             raise HTTPException(400, f"unknown time control {body.time_control!r}")
         fen = body.fen.strip() if body.fen and body.fen.strip() else None
         if body.mode == "prelude" and (fen or body.setup_seed or body.setup_squares):
             raise HTTPException(400, "in a prelude the players choose the set-up: give no FEN, seed or squares")
-        if fen is None and get_variant(body.variant).setup and body.mode != "prelude":
+        if fen is None and variants.variant_of(body.variant).setup and body.mode != "prelude":
             fen = _setup(body.variant, body.setup_seed, body.setup_squares)["fen"]
         elif body.setup_seed or body.setup_squares:
             raise HTTPException(400, "a set-up choice needs a variant with generated set-ups and no FEN")
@@ -245,9 +243,9 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             raise HTTPException(400, f"bad start position: {e}") from None
         if body.mode not in MODES:
             raise HTTPException(400, f"unknown mode {body.mode!r} (default, private, symmetric or prelude)")
-        if body.mode in ("private", "symmetric") and not get_variant(body.variant).reprogrammable:
+        if body.mode in ("private", "symmetric") and not variants.variant_of(body.variant).reprogrammable:
             raise HTTPException(400, f"{body.variant} pieces cannot be reprogrammed: use the default mode")
-        if body.mode == "prelude" and not get_variant(body.variant).setup:
+        if body.mode == "prelude" and not variants.variant_of(body.variant).setup:
             raise HTTPException(400, f"{body.variant} has no prelude: use the default mode")
         proposal = None
         if body.mode == "symmetric":
@@ -255,7 +253,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             if not proposal:
                 raise HTTPException(400, "symmetric mode needs a roster to propose")
             for side in (0, 1):
-                problem = roster_problem(get_variant(body.variant), proposal, side, fen)
+                problem = roster_problem(variants.variant_of(body.variant), proposal, side, fen)
                 if problem:
                     raise HTTPException(400, problem)
         elif body.roster:
@@ -300,7 +298,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if row is None:
             raise HTTPException(404, "no such invitation")
         creator = store.player(row.creator_id)
-        return {"game_id": row.id, "variant": row.variant, "title": get_variant(row.variant).title,
+        return {"game_id": row.id, "variant": row.variant, "title": variants.variant_of(row.variant).title,
                 "time_control": TIME_CONTROLS[row.time_control].name, "creator": creator.name,
                 "your_side": row.creator_side ^ 1, "fen": row.start_fen, "status": row.status,
                 "yours": row.creator_id == p.id, "mode": row.mode,
@@ -414,6 +412,13 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return _setup(body.variant, body.seed, body.squares)
 
     # -- rosters (R13-R17) ------------------------------------------------------------------
+    @app.get("/api/variants/{variant}/layout")
+    def variant_layout(variant: str) -> dict:
+        """The board description the page draws: cells with their shapes and centres."""
+        if variant not in variants.PLAYABLE:
+            raise HTTPException(404, f"unknown variant {variant!r}")
+        return variants.layout(variants.variant_of(variant).geometry)
+
     @app.get("/api/variants/{variant}/pieces")
     def variant_pieces(variant: str) -> dict:
         if variant not in VARIANT_NAMES:

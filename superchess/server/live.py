@@ -9,6 +9,7 @@ from ..rules.preview import roster_problem
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game, RecordError
 from ..rules.setups import Prelude, PreludeError, substitution_fen
+from . import variants
 from .clock import TIME_CONTROLS, Clock
 from .store import GameRow
 
@@ -55,6 +56,14 @@ _MOVE_JSON: dict[str, str] = {}
 _compact = json.JSONEncoder(separators=(",", ":")).encode  # what the server sends: no spaces
 
 
+def _capturing_move_json(board, mv) -> str:
+    """A move with every cell it captures (enclosures and the edge rule included): not cached, the
+    captures depend on the position."""
+    return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
+                       "promotion": mv.promotion.lower() if mv.promotion else None,
+                       "captures": [cell for cell, _ in board.captures(mv)]})
+
+
 class LiveGame:
     def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int) -> None:
         self.row = row
@@ -67,12 +76,13 @@ class LiveGame:
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
             self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
+        self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
         for text in moves:
             self._play(text)
         if row.status in ("finished", "aborted") and self.game.outcome is None:
             # endings that are not on the board (resignation, agreement, time, claim, abort)
             self.game.outcome = Outcome(Termination(row.termination), row.winner, bool(row.claimed))
-        self.clock = Clock(self.tc, [row.remaining0, row.remaining1], len(moves))
+        self.clock = Clock(self.tc, [row.remaining0, row.remaining1], self._turns_done())
         if row.status == "active":  # (re)start the side to move now: server downtime is not charged
             self.clock.start(self.game.board.turn, now)
         elif row.status == "setup" and row.setup_deadline is not None:  # likewise for the set-up window
@@ -92,12 +102,18 @@ class LiveGame:
             return 1
         return None
 
+    def _turns_done(self) -> int:
+        """Turns finished so far (a turn of a multi-move variant is one clock move)."""
+        board = self.game.board
+        return len(board.turn_texts()) - (1 if board.moves_in_turn else 0)
+
     # -- changes ----------------------------------------------------------------------------
     def _play(self, text: str) -> None:
         board = self.game.board
         move = board.parse_move(text)
         for _, piece in board.captures(move):
             self.captured[piece.side].append(piece.symbol())
+        self.move_plies.append((board.fullmove_number - 1) * 2 + board.turn)
         self.game.play(move)
 
     def start(self, player0: int, player1: int, now: int) -> None:
@@ -165,7 +181,8 @@ class LiveGame:
             raise ActionError(str(e)) from None
         if self.row.draw_offer == side ^ 1:  # moving instead of answering declines the offer
             self.row.draw_offer = None
-        self.clock.on_move(now)
+        if self.game.board.moves_in_turn == 0:  # the clock passes when the turn ends
+            self.clock.on_move(now)
         if self.game.outcome:
             self._finish(now)
         return {"kind": "move", "move": self.game.board.peek().text, "side": side}
@@ -204,7 +221,7 @@ class LiveGame:
         return self._finish(now)
 
     def _abort(self, side: int, payload: dict, now: int) -> dict:
-        if len(self.game.board.move_stack) >= 2:
+        if self._turns_done() >= 2:
             raise ActionError("the game can be aborted only before both sides have moved")
         if self.row.status == "setup" and any(self.rosters()):  # the record keeps what was submitted
             self.game = Game(self.row.variant, self.row.start_fen, self.rosters())
@@ -316,7 +333,7 @@ class LiveGame:
         return to_move, {
             "you": viewer, "can_claim_draw": to_move and self._claimable(),
             "can_abort": status in ("active", "setup") and viewer is not None
-            and len(self.game.board.move_stack) < 2,
+            and self._turns_done() < 2,
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
@@ -349,13 +366,18 @@ class LiveGame:
         return hit[1]
 
     def _legal_json(self) -> str:
-        """The legal moves by origin square: {"h2": [{"to": "h4", "move": "h2h4", "promotion": null}]}."""
+        """The legal moves by origin square: {"h2": [{"to": "h4", "move": "h2h4", "promotion": null}]};
+        in a variant with multi-move turns each move also lists the cells it captures ("captures"),
+        and ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
         names = board.geometry.names
         by_origin: dict[str, list[str]] = {}
+        multi = variants.multi_move(board.variant)
         known = _MOVE_JSON
         for mv in board.legal_moves:
-            frag = known.get(mv.text) or _move_json(mv, names)
+            if mv.from_cell < 0:  # `end`
+                continue
+            frag = _capturing_move_json(board, mv) if multi else known.get(mv.text) or _move_json(mv, names)
             group = by_origin.get(names[mv.from_cell])
             if group is None:
                 by_origin[names[mv.from_cell]] = [frag]
@@ -385,7 +407,11 @@ class LiveGame:
             "fen": board.fen(), "turn": board.turn,
             "pieces": {sq: p.symbol() for sq, p in board.pieces().items()},
             "moves": [m.text for m in board.move_stack],
-            "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
+            "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
+            if last and last.from_cell >= 0 else None,
+            "turn_moves": board.moves_in_turn,
+            "move_plies": self.move_plies if variants.multi_move(board.variant) else None,
+            "can_end_turn": any(m.from_cell < 0 for m in board.legal_moves) and self.row.status == "active",
             "check": check, "captured": [list(c) for c in self.captured],
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "promotion_choices": [c.lower() for c in board.variant.promotion_choices],

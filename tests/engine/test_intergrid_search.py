@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from superchess.engine.intergrid_search import MATE, best_turn
+from superchess.engine.play import choose_move
 from superchess.rules import Board
 from superchess.rules import intergrid as ig
 from tests.rules.test_intergrid import pos
@@ -23,3 +24,12 @@ def test_answers_mid_turn_with_a_legal_continuation():
     b.push_text("e2e4")
     result = best_turn(b, max_turns=1, movetime_ms=None)
     assert result.moves[0] in {m.text for m in b.legal_moves} and result.depth == 1
+
+
+def test_choose_move_plays_intergrid_through_the_servers_entry_point():
+    """The server's `choose_move` answers an InterGrid position mid-turn with a legal continuation
+    (intergrid R8: after the square move, a point move or `end`)."""
+    board = Board("intergrid")
+    board.push_text("e2e4")
+    text = choose_move("intergrid", None, ["e2e4"], None, 1, 60_000, 0)
+    assert text in {m.text for m in board.legal_moves}

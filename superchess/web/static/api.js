@@ -69,4 +69,5 @@ export const acceptInvitation = (token) => postJSON(`/api/invitations/${encodeUR
 export const declineInvitation = (token) => postJSON(`/api/invitations/${encodeURIComponent(token)}/decline`);
 export const acceptGame = (id) => postJSON(`/api/games/${encodeURIComponent(id)}/accept`);
 export const declineGame = (id) => postJSON(`/api/games/${encodeURIComponent(id)}/decline`);
+export const variantLayout = (variant) => getJSON(`/api/variants/${encodeURIComponent(variant)}/layout`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;

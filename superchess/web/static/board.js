@@ -35,6 +35,18 @@ export function piecesFromFen(fen, files, ranks) {
   return pieces;
 }
 
+/** The board description the server sends (GET /api/variants/{v}/layout) for a plain files x ranks
+ * board: every cell a square, centres in board units. Boards without a server layout use this. */
+export function rectLayout(files, ranks) {
+  const cells = [];
+  for (let r = 0; r < ranks; r++) {
+    for (let f = 0; f < files; f++) cells.push({ name: squareName(f, r), shape: 'square', x: f + 0.5, y: r + 0.5, size: 1 });
+  }
+  const labels = { square: { files: Array.from({ length: files }, (_, f) => String.fromCharCode(97 + f)).join(''),
+    ranks: Array.from({ length: ranks }, (_, r) => String(r + 1)) } };
+  return { width: files, height: ranks, cells, labels };
+}
+
 export function parseSquare(name) {
   const m = /^([a-z])([1-9][0-9]*)$/.exec(name || '');
   return m ? [m[1].charCodeAt(0) - 97, Number(m[2]) - 1] : null;
@@ -69,6 +81,8 @@ export class BoardView {
     this.onSquare = options.onSquare || null;
     this.onSquareRemove = options.onSquareRemove || null;
     this.marks = null;          // {dests: Set, origins: Set} shown instead of `legal` (editor boards)
+    this.layout = null;         // the server's board description (cells with shapes); else rectLayout
+    this.pending = null;        // a capturing move awaiting its confirming second click
     this.press = null;          // a long-press candidate (onSquareRemove)
 
     container.classList.add('board');
@@ -111,6 +125,7 @@ export class BoardView {
 
   setState(state) {
     this.state = state;
+    this.pending = null;
     const legal = this._legal();
     if (this.selected && !(legal[this.selected] && legal[this.selected].length)) this.selected = null;
     if (!this.picker.hidden && !this.selected) this.closePicker(false);
@@ -121,6 +136,12 @@ export class BoardView {
    * `origins` class `origin` (and the selected look). null: back to the state's legal moves. */
   setMarks(dests, origins = []) {
     this.marks = dests === null ? null : { dests: new Set(dests || []), origins: new Set(origins || []) };
+    this.render();
+  }
+
+  /** The board description from the server: cells with their shapes, centres and sizes. */
+  setLayout(layout) {
+    this.layout = layout || null;
     this.render();
   }
 
@@ -147,6 +168,7 @@ export class BoardView {
 
   deselect() {
     this.selected = null;
+    this.pending = null;
     this.closePicker(false);
     this.render();
   }
@@ -157,12 +179,19 @@ export class BoardView {
     const legal = this._legal();
     if (this.selected) {
       const moves = (legal[this.selected] || []).filter((m) => m.to === sq);
+      if (moves.length === 1 && this._needsConfirm(moves[0])) {
+        // a move that captures more than its destination: highlight every piece it captures first
+        this.pending = moves[0];
+        this.render();
+        return;
+      }
       if (moves.length === 1) { this._send(moves[0]); return; }
       if (moves.length > 1) { this._openPicker(moves); return; }
       if (sq === this.selected) { this.deselect(); return; }
     }
     if (legal[sq] && legal[sq].length) {
       this.selected = sq;
+      this.pending = null;
       this.closePicker(false);
       this.render();
       return;
@@ -179,12 +208,20 @@ export class BoardView {
 
   // ---- internals -----------------------------------------------------------------------
 
+  /** A move whose captures (multi-move variants list them) include more than its destination is
+   * confirmed by a second click on it, once its captures are highlighted. */
+  _needsConfirm(move) {
+    const caps = move.captures || [];
+    return caps.some((c) => c !== move.to) && this.pending !== move;
+  }
+
   _legal() {
     return (this.state && this.state.legal) || {};
   }
 
   _send(entry) {
     this.selected = null;
+    this.pending = null;
     this.closePicker(false);
     this.render();
     this.onMove(entry.move, entry);
@@ -222,17 +259,20 @@ export class BoardView {
 
   // ---- dragging: press on a movable piece, move, release on a destination ----------------
 
+  /** The cell under a client position: a point (drawn on top) before the square around it. */
   _squareAt(clientX, clientY) {
     const st = this.state;
     const ctm = this.svg.getScreenCTM();
     if (!st || !ctm) return null;
     const pt = new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse());
-    const col = Math.floor(pt.x / S);
-    const row = Math.floor(pt.y / S);
-    if (col < 0 || row < 0 || col >= st.files || row >= st.ranks) return null;
-    const file = this.flipped ? st.files - 1 - col : col;
-    const rank = this.flipped ? row : st.ranks - 1 - row;
-    return squareName(file, rank);
+    const layout = this._layout();
+    const [bx, by] = this._boardAt(pt.x, pt.y, layout);
+    const inside = (c) => (c.shape === 'point'
+      ? Math.hypot(bx - c.x, by - c.y) <= c.size / 2
+      : Math.abs(bx - c.x) <= c.size / 2 && Math.abs(by - c.y) <= c.size / 2);
+    const hit = layout.cells.find((c) => c.shape === 'point' && inside(c))
+      || layout.cells.find((c) => c.shape !== 'point' && inside(c));
+    return hit ? hit.name : null;
   }
 
   _svgPoint(clientX, clientY) {
@@ -370,11 +410,22 @@ export class BoardView {
     if (first) first.focus({ preventScroll: true });
   }
 
-  _xy(file, rank) {
-    const { files, ranks } = this.state;
-    return this.flipped
-      ? [(files - 1 - file) * S, rank * S]
-      : [file * S, (ranks - 1 - rank) * S];
+  _layout() {
+    const st = this.state;
+    return this.layout || rectLayout(st.files || 8, st.ranks || 8);
+  }
+
+  /** SVG position of a board-unit point (y grows towards Black; flipped turns the board round). */
+  _svgAt(x, y, layout) {
+    const W = layout.width * S;
+    const H = layout.height * S;
+    return this.flipped ? [W - x * S, y * S] : [x * S, H - y * S];
+  }
+
+  _boardAt(sx, sy, layout) {
+    const W = layout.width * S;
+    const H = layout.height * S;
+    return this.flipped ? [(W - sx) / S, sy / S] : [sx / S, (H - sy) / S];
   }
 
   render() {
@@ -383,14 +434,18 @@ export class BoardView {
     if (!st) { svg.replaceChildren(); return; }
     const files = st.files || 8;
     const ranks = st.ranks || 8;
+    const layout = this._layout();
+    const hasPoints = layout.cells.some((c) => c.shape === 'point');
     const M = Math.max(files, ranks) * 3.2; // margin for the coordinates
-    const W = files * S;
-    const H = ranks * S;
-    svg.setAttribute('viewBox', `${-M} 0 ${W + M} ${H + M}`);
+    const P = hasPoints ? S * 0.3 : 0; // the points on the edges reach beyond the squares
+    const T = hasPoints ? P + M : 0; // top and right margin: the points' coordinates
+    const W = layout.width * S;
+    const H = layout.height * S;
+    svg.setAttribute('viewBox', `${-M - P} ${-T} ${W + M + P + T} ${H + M + P + T}`);
     // Sizing hints for the stylesheet (on the board and its wrapper, which sizes it).
     for (const el of [this.container, this.container.parentElement]) {
       if (!el) continue;
-      el.style.setProperty('--aspect', String((W + M) / (H + M)));
+      el.style.setProperty('--aspect', String((W + M + P + T) / (H + M + P + T)));
       el.style.setProperty('--board-min', `${Math.max(280, Math.max(files, ranks) * 24)}px`);
     }
     this.container.dataset.files = String(files);
@@ -406,6 +461,7 @@ export class BoardView {
     if (marks) for (const sq of marks.dests) dests.set(sq, true);
     else if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
     const last = st.last_move || null;
+    const doomed = new Set((this.pending && this.pending.captures) || []);
     const gid = `sc-check-${this.id}`;
 
     const frag = document.createDocumentFragment();
@@ -420,67 +476,82 @@ export class BoardView {
     frag.appendChild(svgEl('rect', { class: 'board-frame', x: -4, y: -4, width: W + 8, height: H + 8 }));
 
     const squares = svgEl('g', { class: 'squares' });
-    for (let r = 0; r < ranks; r++) {
-      for (let f = 0; f < files; f++) {
-        const name = squareName(f, r);
-        const [x, y] = this._xy(f, r);
-        const dark = (f + r) % 2 === 0;
-        const classes = ['square', dark ? 'dark' : 'light'];
-        const g = svgEl('g', { 'data-square': name, transform: `translate(${x} ${y})` });
+    const points = svgEl('g', { class: 'points' });
+    for (const cell of layout.cells) {
+      const name = cell.name;
+      const isPoint = cell.shape === 'point';
+      const [cx, cy] = this._svgAt(cell.x, cell.y, layout);
+      const half = (cell.size * S) / 2;
+      const classes = isPoint ? ['square', 'point'] : ['square', (Math.floor(cell.x) + Math.floor(cell.y)) % 2 === 0 ? 'dark' : 'light'];
+      const g = svgEl('g', { 'data-square': name, transform: `translate(${cx - half} ${cy - half}) scale(${cell.size})` });
+      // a highlight covers the cell: the whole square, or the disc of a point
+      const cover = (cls) => (isPoint ? svgEl('circle', { class: cls, cx: S / 2, cy: S / 2, r: S / 2 })
+        : svgEl('rect', { class: cls, width: S, height: S }));
+      if (isPoint) {
+        g.appendChild(svgEl('circle', { class: 'pt-bg', cx: S / 2, cy: S / 2, r: S / 2 }));
+        g.appendChild(svgEl('circle', { class: 'pt-dot', cx: S / 2, cy: S / 2, r: S * 0.12 }));
+      } else {
         g.appendChild(svgEl('rect', { class: 'sq-bg', width: S, height: S }));
-        if (last && (last.from === name || last.to === name)) {
-          classes.push('last');
-          g.appendChild(svgEl('rect', { class: 'hl-last', width: S, height: S }));
-        }
-        if (marks && marks.origins.has(name)) {
-          classes.push('origin');
-          g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
-        } else if (this.selected === name) {
-          classes.push('selected');
-          g.appendChild(svgEl('rect', { class: 'hl-selected', width: S, height: S }));
-        }
-        if (legal[name] && legal[name].length) classes.push('movable');
-        if (st.check === name) {
-          classes.push('check');
-          g.appendChild(svgEl('circle', { class: 'hl-check', cx: S / 2, cy: S / 2, r: S * 0.55, fill: `url(#${gid})` }));
-        }
-        const letter = pieces[name];
-        if (letter) {
-          const side = sideOf(letter);
-          classes.push('piece');
-          g.setAttribute('data-piece', letter);
-          g.setAttribute('data-side', String(side));
-          const art = pieceGroup(letter, this.colours[side], this.pieceSet);
-          art.setAttribute('transform', 'translate(5 5) scale(0.9)');
-          g.appendChild(art);
-        }
-        if (dests.has(name)) {
-          classes.push('dest');
-          if (letter) {
-            classes.push('capture');
-            g.appendChild(svgEl('circle', { class: 'hl-capture', cx: S / 2, cy: S / 2, r: S * 0.44 }));
-          } else {
-            g.appendChild(svgEl('circle', { class: 'hl-dest', cx: S / 2, cy: S / 2, r: S * 0.16 }));
-          }
-        }
-        g.setAttribute('class', classes.join(' '));
-        squares.appendChild(g);
       }
+      if (last && (last.from === name || last.to === name)) {
+        classes.push('last');
+        g.appendChild(cover('hl-last'));
+      }
+      if (marks && marks.origins.has(name)) {
+        classes.push('origin');
+        g.appendChild(cover('hl-selected'));
+      } else if (this.selected === name) {
+        classes.push('selected');
+        g.appendChild(cover('hl-selected'));
+      }
+      if (legal[name] && legal[name].length) classes.push('movable');
+      if (st.check === name) {
+        classes.push('check');
+        g.appendChild(svgEl('circle', { class: 'hl-check', cx: S / 2, cy: S / 2, r: S * 0.55, fill: `url(#${gid})` }));
+      }
+      const letter = pieces[name];
+      if (letter) {
+        const side = sideOf(letter);
+        classes.push('piece');
+        g.setAttribute('data-piece', letter);
+        g.setAttribute('data-side', String(side));
+        const art = pieceGroup(letter, this.colours[side], this.pieceSet);
+        art.setAttribute('transform', 'translate(5 5) scale(0.9)');
+        g.appendChild(art);
+      }
+      if (dests.has(name)) {
+        classes.push('dest');
+        if (this.pending && this.pending.to === name) classes.push('pending');
+        if (letter) {
+          classes.push('capture');
+          g.appendChild(svgEl('circle', { class: 'hl-capture', cx: S / 2, cy: S / 2, r: S * 0.44 }));
+        } else {
+          g.appendChild(svgEl('circle', { class: 'hl-dest', cx: S / 2, cy: S / 2, r: S * 0.16 }));
+        }
+      }
+      if (doomed.has(name)) {
+        classes.push('would-capture');
+        g.appendChild(svgEl('circle', { class: 'hl-would-capture', cx: S / 2, cy: S / 2, r: S * 0.46 }));
+      }
+      g.setAttribute('class', classes.join(' '));
+      (isPoint ? points : squares).appendChild(g);
     }
     frag.appendChild(squares);
+    frag.appendChild(points);
 
     const coords = svgEl('g', { class: 'coords', 'font-size': M * 0.62, 'aria-hidden': 'true' });
-    for (let f = 0; f < files; f++) {
-      const [x] = this._xy(f, 0);
-      const t = svgEl('text', { x: x + S / 2, y: H + M * 0.55, 'text-anchor': 'middle', 'dominant-baseline': 'central' });
-      t.textContent = String.fromCharCode(97 + f);
+    const label = (text, x, y) => {
+      const t = svgEl('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' });
+      t.textContent = text;
       coords.appendChild(t);
-    }
-    for (let r = 0; r < ranks; r++) {
-      const [, y] = this._xy(0, r);
-      const t = svgEl('text', { x: -M * 0.5, y: y + S / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central' });
-      t.textContent = String(r + 1);
-      coords.appendChild(t);
+    };
+    const labels = layout.labels || {};
+    const sq = labels.square || rectLayout(files, ranks).labels.square;
+    [...sq.files].forEach((f, i) => label(f, this._svgAt(i + 0.5, 0, layout)[0], H + P + M * 0.55));
+    sq.ranks.forEach((r, i) => label(r, -P - M * 0.5, this._svgAt(0, i + 0.5, layout)[1]));
+    if (labels.point) { // the intersections' coordinates: letters above, numbers on the right
+      [...labels.point.files].forEach((f, i) => label(f, this._svgAt(i, 0, layout)[0], -P - M * 0.5));
+      labels.point.ranks.forEach((r, i) => label(r, W + P + M * 0.5, this._svgAt(0, i, layout)[1]));
     }
     frag.appendChild(coords);
     svg.replaceChildren(frag);

@@ -271,6 +271,8 @@ function renderStatus(st) {
       const turnName = playerName(st, st.turn);
       if (player) text = st.turn === st.you ? 'Your move.' : `Waiting for ${turnName} to move.`;
       else text = `${turnName} (${sideLabel(st.turn)}) to move.`;
+      // a multi-move turn under way (InterGrid): the square move is made, a point move may follow
+      if (player && st.turn === st.you && st.turn_moves > 0) text = 'Your turn continues: a point move, or End turn.';
       if (st.check) text += ' Check!';
       if (st.draw_offer === 0 || st.draw_offer === 1) {
         if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
@@ -328,7 +330,9 @@ function renderActions(st) {
   show('#decline-draw', player && active && offeredToMe);
   show('#claim-draw', player && active && Boolean(st.can_claim_draw));
   show('#abort', player && Boolean(st.can_abort));
-  const any = ['#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
+  // a multi-move turn (InterGrid): after the square move, a point move or "End turn"
+  show('#end-turn', player && active && st.turn === st.you && Boolean(st.can_end_turn));
+  const any = ['#end-turn', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
     .some((s) => !$(s).hidden);
   show('#actions', player && any);
 }
@@ -397,8 +401,14 @@ function renderMoves(st) {
   const start = firstPly(st);
   const rows = [];
   let row = null;
+  // several moves in one turn (InterGrid): the server numbers each move's turn (`move_plies`)
+  const plies = st.move_plies || null;
   moves.forEach((mv, i) => {
-    const ply = start + i;
+    const ply = plies ? plies[i] : start + i;
+    if (plies && i > 0 && plies[i - 1] === ply) {
+      row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply more last' : 'ply more', 'data-ply': String(i), text: mv }));
+      return;
+    }
     if (!row || ply % 2 === 0) {
       row = h('div', { class: 'move-row', role: 'listitem' }, h('span', { class: 'num', text: `${Math.floor(ply / 2) + 1}.` }));
       if (ply % 2 === 1) row.appendChild(h('span', { class: 'ply empty', text: '…' }));
@@ -418,6 +428,8 @@ function renderMoves(st) {
 function ensureNames(st) {
   if (!st.variant || namesFor === st.variant) return;
   namesFor = st.variant;
+  // the board is drawn from the server's description of its cells (both lattices for InterGrid)
+  api.variantLayout(st.variant).then((layout) => board.setLayout(layout)).catch(() => {});
   // Until the variant's names arrive only the orthodox letters are drawn (letters mean different
   // pieces in different variants).
   pieceSet = st.variant === 'super16' ? DEFAULT_SET : new PieceSet(st.variant);
@@ -890,6 +902,7 @@ $('#flip').addEventListener('click', () => {
 $('#resign').addEventListener('click', () => {
   if (window.confirm('Resign this game?')) send({ type: 'resign' });
 });
+$('#end-turn').addEventListener('click', () => send({ type: 'move', move: 'end' }));
 $('#offer-draw').addEventListener('click', () => send({ type: 'offer_draw' }));
 $('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }));
 $('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));

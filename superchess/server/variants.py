@@ -1,0 +1,47 @@
+"""The variants the server offers, core and standalone (InterGrid) alike: what a match form and a
+board page need to know of each, and the board description the page draws (cells with shapes)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..rules import Board
+from ..rules.variant import VARIANT_NAMES
+
+# a match (with people or the computer) can be created with any of these; Vanguard and Tiling Rider
+# play through the rules API, CLI and UCI but have no server support or board page yet
+PLAYABLE = VARIANT_NAMES + ("intergrid",)
+
+
+@lru_cache(maxsize=None)
+def variant_of(name: str):
+    """The variant object (core `Variant` or a standalone board's), ValueError if unknown."""
+    if name not in PLAYABLE:
+        raise ValueError(f"unknown variant {name!r}")
+    return Board(name).variant
+
+
+def multi_move(variant) -> bool:
+    """Does a turn take more than one move (the state then lists each move's captures)?"""
+    rule = getattr(variant, "turn_rule", None)
+    return rule is not None and rule.max_moves > 1
+
+
+def layout(geometry) -> dict:
+    """The board description: each cell's name, shape, centre and size in board units (a square is
+    one unit); rectangular boards are all squares, InterGrid adds its intersections."""
+    if hasattr(geometry, "layout"):
+        return geometry.layout()
+    files, ranks = geometry.files, geometry.ranks
+    return {"width": files, "height": ranks,
+            "cells": [{"name": n, "shape": "square", "x": f + 0.5, "y": r + 0.5, "size": 1.0}
+                      for n, (f, r) in zip(geometry.names, geometry.coords)],
+            "labels": {"square": {"files": "".join(chr(97 + f) for f in range(files)),
+                                  "ranks": [str(r + 1) for r in range(ranks)]}}}
+
+
+def option(name: str) -> dict:
+    """A variant as the match forms list it."""
+    v = variant_of(name)
+    return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
+            "reprogrammable": v.reprogrammable, "holdings": v.holdings, "setups": bool(v.setup),
+            "multi_move": multi_move(v)}
