@@ -1,5 +1,5 @@
 """InterGrid Chess behind the public Board API (`Board("intergrid")`), over the reference rules module
-`intergrid.py` and the general multi-move turn mechanism of `turns.py`.
+`intergrid.py` and the general multi-move turn mechanism of `turns.py` (through `turn_board.TurnBoard`).
 
 Not on the core yet: positions are the reference module's immutable `State`s (one per move pushed),
 so this board is correct but slow compared with the core's `Position`; the core integration (points as
