@@ -153,8 +153,8 @@ class TurnBoard(ABC):
         return mv
 
     def push_turn(self, text: str) -> list[Move]:
-        """Play a whole turn written as its moves in order (`c7c6 @c5c9`) and end it; on an illegal
-        move nothing is played."""
+        """Play a whole turn written as its moves in order (`c7c6 @c5c9`, `e2e4 G1E2`) and end it;
+        on an illegal move nothing is played."""
         if self.moves_in_turn:
             raise IllegalMoveError("a turn is in progress")
         played = []
