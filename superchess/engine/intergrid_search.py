@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..rules import intergrid as ig
 from ..rules.intergrid_board import IntergridBoard
 from ..rules.turns import END_TURN, TurnSearch
-from .timing import budget
+from .timing import uci_think_ms
 
 MATE = 100_000
 MAX_TURNS = 8
@@ -135,16 +135,7 @@ def think_uci(board: IntergridBoard, opts: dict[str, int], infinite: bool, stop:
         send("info string the game is over: no legal move")
         send("bestmove 0000")
         return
-    side = "w" if board.turn == 0 else "b"
-    if infinite or "depth" in opts and "movetime" not in opts:
-        movetime = None
-    elif "movetime" in opts:
-        movetime = max(1, opts["movetime"] - 20)
-    elif f"{side}time" in opts:
-        movetime = budget(opts[f"{side}time"], opts.get(f"{side}inc", 0), opts.get("movestogo"),
-                          board.fullmove_number)[0]
-    else:
-        movetime = DEFAULT_MOVETIME_MS
+    movetime = uci_think_ms(opts, board.turn, board.fullmove_number, infinite, DEFAULT_MOVETIME_MS)
 
     def info(r: TurnResult, seconds: float) -> None:
         score = f"mate {1 if r.score > 0 else -1}" if abs(r.score) > MATE // 2 else f"cp {r.score}"

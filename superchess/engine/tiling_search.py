@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..rules import tiling as T
 from ..rules.tiling_board import TilingBoard
 from ..rules.turns import END_TURN
-from .timing import budget
+from .timing import uci_think_ms
 
 VALUES = {"W": 100, "F": 90, "G": 220, "N": 250}
 AGGREGATE_BONUS = 60
@@ -96,16 +96,7 @@ def think_uci(board: TilingBoard, opts: dict[str, int], infinite: bool, stop: th
         send("info string the game is over: no legal move")
         send("bestmove 0000")
         return
-    side = "wb"[board.turn]
-    if infinite:
-        movetime = None
-    elif "movetime" in opts:
-        movetime = max(1, opts["movetime"] - 20)
-    elif f"{side}time" in opts:
-        movetime = budget(opts[f"{side}time"], opts.get(f"{side}inc", 0), opts.get("movestogo"),
-                          board.fullmove_number)[0]
-    else:
-        movetime = DEFAULT_MOVETIME_MS
+    movetime = uci_think_ms(opts, board.turn, board.fullmove_number, infinite, DEFAULT_MOVETIME_MS)
     t0 = time.monotonic()
     result = best_turn(board, DEFAULT_WIDTH, movetime, stop)
     send(f"info depth {len(result.moves)} score cp {result.score} nodes {result.nodes} "

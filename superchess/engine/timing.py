@@ -31,3 +31,16 @@ def budget(time_left_ms: float, increment_ms: float = 0, movestogo: int | None =
     hard = min(hard, usable * 0.9)
     soft = min(soft, hard)
     return max(MIN_MS, soft), max(MIN_MS, hard)
+
+
+def uci_think_ms(opts: dict, side: int, fullmove: int, infinite: bool, default_ms: float) -> float | None:
+    """How long to think for a UCI `go` with these options (None: until `stop`, or until the depth
+    asked for is searched)."""
+    if infinite or ("depth" in opts and "movetime" not in opts):
+        return None
+    if "movetime" in opts:
+        return max(1, opts["movetime"] - 20)
+    colour = "wb"[side]
+    if f"{colour}time" in opts:
+        return budget(opts[f"{colour}time"], opts.get(f"{colour}inc", 0), opts.get("movestogo"), fullmove)[0]
+    return default_ms

@@ -123,10 +123,6 @@ class IntergridBoard(TurnBoard):
 
     # -- state ------------------------------------------------------------------------------
     @property
-    def rosters(self) -> tuple[Roster, Roster]:
-        return Roster(), Roster()
-
-    @property
     def halfmove_clock(self) -> int:
         return self._state.halfmove
 

@@ -131,10 +131,6 @@ class TilingBoard(TurnBoard):
 
     # -- state ------------------------------------------------------------------------------
     @property
-    def rosters(self) -> tuple[Roster, Roster]:
-        return Roster(), Roster()
-
-    @property
     def allowance(self) -> int:
         """The most moves of the current turn (4.1)."""
         return self._state.allowance

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from .board import IllegalMoveError, Move
+from .program import Roster
 from .turns import END_TURN, TurnSearch
 
 #: The end-of-turn move as a public `Move`.
@@ -76,6 +77,11 @@ class TurnBoard(ABC):
     def turn_search(self) -> TurnSearch:
         """The turn mechanism judging the current turn (rule and model)."""
         return self._turn_search(self._state)
+
+    @property
+    def rosters(self) -> tuple[Roster, Roster]:
+        """Multi-move variants have no reprogrammed pieces."""
+        return Roster(), Roster()
 
     @property
     def move_stack(self) -> list[Move]:
