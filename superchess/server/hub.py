@@ -12,7 +12,6 @@ from .live import ActionError, LiveGame
 from .store import Store
 
 log = logging.getLogger("superchess.server")
-BATCH_MAX = 16  # events per transaction at most (group commit)
 
 
 class Connection:
@@ -141,14 +140,10 @@ class Hub:
             loop.call_soon(self._flush)
         done = loop.create_future()
         self._batch.append((g, event, now, new_move, done))
-        if len(self._batch) >= BATCH_MAX:  # a burst: answer the first movers without waiting for all
-            self._flush()
         await done
 
     def _flush(self) -> None:
         batch, self._batch = self._batch, []
-        if not batch:
-            return
         try:
             self.store.save_games([(g.sync_row(now), new_move) for g, _, now, new_move, _ in batch])
         except Exception:

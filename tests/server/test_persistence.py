@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from superchess.server import hub as hub_module
 from superchess.server.store import Store
 
 from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync
@@ -235,20 +234,3 @@ def test_a_failed_commit_is_an_error_and_changes_nothing(server, reader):
         server.store.save_games = save
         move(w1, [w2], "h2h4")
         assert reader.moves(m.id) == ["h2h4"]
-
-
-def test_a_burst_is_committed_in_bounded_batches(server, reader, monkeypatch):
-    """A burst of moves is not held until the whole burst is saved: at most BATCH_MAX per commit."""
-    monkeypatch.setattr(hub_module, "BATCH_MAX", 2)
-    games = [new_match(server) for _ in range(5)]
-    batches = []
-    save = server.store.save_games
-    server.store.save_games = lambda batch: (batches.append(len(batch)), save(batch))
-    rows = [server.store.game(m.id) for m in games]
-
-    async def together():
-        await asyncio.gather(*(server.hub.act(r.id, r.player0_id, "move", {"move": "h2h4"}) for r in rows))
-
-    server.call(together)
-    assert batches == [2, 2, 1]
-    assert all(reader.moves(m.id) == ["h2h4"] for m in games)
