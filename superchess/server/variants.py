@@ -7,9 +7,9 @@ from functools import lru_cache
 from ..rules import Board
 from ..rules.variant import VARIANT_NAMES
 
-# a match (with people or the computer) can be created with any of these; Vanguard and Tiling Rider
-# play through the rules API, CLI and UCI but have no server support or board page yet
-PLAYABLE = VARIANT_NAMES + ("intergrid",)
+# a match (with people or the computer) can be created with any of these; Tiling Rider plays through
+# the rules API, CLI and UCI but has no server support or board page yet
+PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard")
 
 
 @lru_cache(maxsize=None)
@@ -24,6 +24,12 @@ def multi_move(variant) -> bool:
     """Does a turn take more than one move (the state then lists each move's captures)?"""
     rule = getattr(variant, "turn_rule", None)
     return rule is not None and rule.max_moves > 1
+
+
+def lists_captures(variant) -> bool:
+    """Does the state list each legal move's captures and intermediate cell? Yes where a move can
+    take pieces off its destination: multi-move turns (enclosures) or diagram moves (R18)."""
+    return multi_move(variant) or getattr(variant, "captures_off_destination", False)
 
 
 def layout(geometry) -> dict:
