@@ -24,6 +24,9 @@ def test_vanguard_is_offered_with_its_board(server):
     assert not option["reprogrammable"] and not option["setups"] and not option["multi_move"]
     layout = ok(b.get("/api/variants/vanguard/layout"))
     assert len(layout["cells"]) == 256 and layout["labels"]["square"]["files"] == "abcdefghijklmnop"
+    pieces = {p["letter"]: p for p in ok(b.get("/api/variants/vanguard/pieces"))["pieces"]}
+    assert len(pieces) == 21  # vanguard 3.2: the 21 pieces
+    assert pieces["E"] == {"letter": "E", "name": "Berserker", "label": "Br"}  # R21: FEN letter and ID
 
 
 def test_double_capture_and_swap_over_websockets_then_a_restart(server, restart):
