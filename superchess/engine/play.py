@@ -19,6 +19,9 @@ from ..rules.tables import NO_CELLS
 from ..rules.variant import STANDALONE_BOARDS
 from .evaluate import evaluator_for
 from .intergrid_search import choose_intergrid_move
+from .diagram_search import search_diagram
+from ..rules.diagram_board import DiagramBoard
+from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
 from .levels import get_level
 from .search import Limits, Result, Searcher, TranspositionTable
 from .timing import budget
@@ -180,6 +183,11 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
         return choose_intergrid_move(start_fen, moves, level,
                                      lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
+    if variant in DIAGRAM_VARIANT_NAMES:  # Vanguard: the diagram search, same level limits
+        diagram = DiagramBoard(variant, start_fen)
+        for text in moves:
+            diagram.push_text(text)
+        return search_diagram(diagram, level_limits(level, time_left_ms, increment_ms, diagram.fullmove_number), t0=t0)[0]
     board = make_board(variant, start_fen, rosters)
     for text in moves:
         board._push_code(lenient_move(board, text))

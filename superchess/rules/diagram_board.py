@@ -12,7 +12,6 @@ from .board import IllegalMoveError, Piece
 from .diagram_fen import get_fen, set_fen
 from .diagram_position import SIDE_SHIFT, DiagramPosition, DMove
 from .diagram_rules import DiagramRules, get_diagram_variant
-from .geometry import RectGeometry
 from .outcome import Outcome, Termination
 from .program import Roster
 
@@ -49,7 +48,7 @@ class DiagramBoard:
         self.variant = get_diagram_variant(variant) if isinstance(variant, str) else variant
         if rosters and any(rosters):
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
-        self.geometry = RectGeometry(self.variant.files, self.variant.ranks)
+        self.geometry = self.variant.geometry
         self._pos = DiagramPosition(self.variant)
         self.starting_fen = fen or self.variant.start_fen
         set_fen(self._pos, self.starting_fen)

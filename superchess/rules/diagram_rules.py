@@ -17,9 +17,11 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 
 from .diagram import DiagramError, parse_diagram
+from .geometry import RectGeometry
 from .xbetza import MovePattern, patterns
 
 Patterns = tuple[MovePattern, ...]
@@ -70,6 +72,21 @@ class DiagramRules:
     succession: tuple[tuple[str, str], ...]  # (lost letter, heir letter)
     repetition: int = 3
     move_rule: int = 100
+    # what the server asks of any variant: no holdings, no reprogramming, no generated set-ups, the
+    # promotion type fixed per piece (morph); moves may capture off their destination (R18)
+    holdings = False
+    reprogrammable = False
+    setup = None
+    promotion_choices: tuple[str, ...] = ()
+    captures_off_destination = True
+
+    @cached_property
+    def geometry(self) -> RectGeometry:
+        return RectGeometry(self.files, self.ranks)
+
+    @property
+    def move_rule_claim(self) -> int:
+        return self.move_rule
 
     @property
     def by_letter(self) -> dict[str, PieceRule]:

@@ -421,12 +421,12 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
 
     @app.get("/api/variants/{variant}/pieces")
     def variant_pieces(variant: str) -> dict:
-        if variant not in VARIANT_NAMES:
+        if variant not in variants.WITH_PIECES:
             raise HTTPException(404, f"unknown variant {variant!r}")
-        v = get_variant(variant)
+        v = variants.variant_of(variant)
         return {"variant": v.name, "files": v.geometry.files, "ranks": v.geometry.ranks,
                 "reprogrammable": v.reprogrammable, "start_fen": v.start_fen,
-                "pieces": [{"letter": p.letter, "name": p.name} for p in v.pieces]}
+                "pieces": [variants.piece_entry(p) for p in v.pieces]}
 
     @app.post("/api/rosters/preview")
     def preview(body: PreviewIn) -> dict:

@@ -61,7 +61,8 @@ def _capturing_move_json(board, mv) -> str:
     captures depend on the position."""
     return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
                        "promotion": mv.promotion.lower() if mv.promotion else None,
-                       "captures": [cell for cell, _ in board.captures(mv)]})
+                       "captures": [cell for cell, _ in board.captures(mv)],
+                       "via": [board.geometry.names[c] for c in getattr(mv, "via", ())]})
 
 
 class LiveGame:
@@ -372,7 +373,7 @@ class LiveGame:
         board = self.game.board
         names = board.geometry.names
         by_origin: dict[str, list[str]] = {}
-        multi = variants.multi_move(board.variant)
+        multi = variants.lists_captures(board.variant)
         known = _MOVE_JSON
         for mv in board.legal_moves:
             if mv.from_cell < 0:  # `end`

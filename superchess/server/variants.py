@@ -5,11 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..rules import Board
+from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
 from ..rules.variant import VARIANT_NAMES
 
-# a match (with people or the computer) can be created with any of these; Vanguard and Tiling Rider
-# play through the rules API, CLI and UCI but have no server support or board page yet
-PLAYABLE = VARIANT_NAMES + ("intergrid",)
+# a match (with people or the computer) can be created with any of these; Tiling Rider plays through
+# the rules API, CLI and UCI but has no server support or board page yet
+PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard")
+# the variants whose pieces the board page names and labels (GET /api/variants/{v}/pieces)
+WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES
 
 
 @lru_cache(maxsize=None)
@@ -24,6 +27,12 @@ def multi_move(variant) -> bool:
     """Does a turn take more than one move (the state then lists each move's captures)?"""
     rule = getattr(variant, "turn_rule", None)
     return rule is not None and rule.max_moves > 1
+
+
+def lists_captures(variant) -> bool:
+    """Does the state list each legal move's captures and intermediate cell? Yes where a move can
+    take pieces off its destination: multi-move turns (enclosures) or diagram moves (R18)."""
+    return multi_move(variant) or getattr(variant, "captures_off_destination", False)
 
 
 def layout(geometry) -> dict:
@@ -45,3 +54,10 @@ def option(name: str) -> dict:
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": v.reprogrammable, "holdings": v.holdings, "setups": bool(v.setup),
             "multi_move": multi_move(v)}
+
+
+def piece_entry(piece) -> dict:
+    """A piece as the board page knows it: FEN letter, name (a drawing is chosen by it) and label,
+    the text a piece without a drawing shows (a diagram piece's ID, two letters for some)."""
+    return {"letter": piece.letter, "name": piece.name[:1].upper() + piece.name[1:],
+            "label": getattr(piece, "id", piece.letter)}

@@ -23,7 +23,7 @@ def test_pieces_lists_every_type_with_its_name(server):
     body = ok(b.get("/api/variants/super16/pieces"))
     assert body["reprogrammable"] and (body["files"], body["ranks"]) == (16, 16)
     assert {p["letter"] for p in body["pieces"]} == set("KQRBNPIS AUF".replace(" ", ""))
-    assert {"letter": "K", "name": "King"} in body["pieces"]
+    assert {"letter": "K", "name": "King", "label": "K"} in body["pieces"]
     assert not ok(b.get("/api/variants/chess/pieces"))["reprogrammable"]
     assert b.get("/api/variants/nope/pieces").status_code == 404
 

@@ -2,6 +2,9 @@
 // (pieces, legal, last_move, check) and turns clicks into moves:
 //   click an origin listed in state.legal -> it is selected and its destinations light up;
 //   click a destination -> onMove(moveText) (several moves to one square: a promotion picker);
+//   a move passing an intermediate square (its `via`): click the piece, that square, the destination;
+//   a move capturing off its destination or not moving: a second click confirms it, once every
+//   capture it makes is highlighted;
 //   click anywhere else -> deselect.
 // Every square is one <g class="square" data-square="e2"> (unique per square); when occupied it
 // also carries class "piece", data-piece="P" and data-side="0|1", and holds the piece drawing.
@@ -83,6 +86,7 @@ export class BoardView {
     this.marks = null;          // {dests: Set, origins: Set} shown instead of `legal` (editor boards)
     this.layout = null;         // the server's board description (cells with shapes); else rectLayout
     this.pending = null;        // a capturing move awaiting its confirming second click
+    this.via = null;            // the intermediate square chosen after the piece (moves that pass one)
     this.press = null;          // a long-press candidate (onSquareRemove)
 
     container.classList.add('board');
@@ -126,6 +130,7 @@ export class BoardView {
   setState(state) {
     this.state = state;
     this.pending = null;
+    this.via = null;
     const legal = this._legal();
     if (this.selected && !(legal[this.selected] && legal[this.selected].length)) this.selected = null;
     if (!this.picker.hidden && !this.selected) this.closePicker(false);
@@ -168,6 +173,7 @@ export class BoardView {
 
   deselect() {
     this.selected = null;
+    this.via = null;
     this.pending = null;
     this.closePicker(false);
     this.render();
@@ -177,8 +183,15 @@ export class BoardView {
   clickSquare(sq) {
     if (!this.interactive || !this.state) return;
     const legal = this._legal();
+    if (this.selected && !this.via && !this.pending && this._viaMoves(sq).length) {
+      // the intermediate square of a move that passes one (a Berserker's first capture): its
+      // destinations light up; a move straight to that square is then a click on it again
+      this.via = sq;
+      this.render();
+      return;
+    }
     if (this.selected) {
-      const moves = (legal[this.selected] || []).filter((m) => m.to === sq);
+      const moves = this._movesTo(sq);
       if (moves.length === 1 && this._needsConfirm(moves[0])) {
         // a move that captures more than its destination: highlight every piece it captures first
         this.pending = moves[0];
@@ -191,6 +204,7 @@ export class BoardView {
     }
     if (legal[sq] && legal[sq].length) {
       this.selected = sq;
+      this.via = null;
       this.pending = null;
       this.closePicker(false);
       this.render();
@@ -208,11 +222,27 @@ export class BoardView {
 
   // ---- internals -----------------------------------------------------------------------
 
-  /** A move whose captures (multi-move variants list them) include more than its destination is
-   * confirmed by a second click on it, once its captures are highlighted. */
+  /** A move whose captures (the state lists them where a move can capture off its destination)
+   * include more than its destination, or that does not move the piece (a pass, a capture without
+   * moving), is confirmed by a second click on it, once its captures are highlighted. */
   _needsConfirm(move) {
     const caps = move.captures || [];
-    return caps.some((c) => c !== move.to) && this.pending !== move;
+    return (caps.some((c) => c !== move.to) || move.to === this.selected) && this.pending !== move;
+  }
+
+  /** The selected piece's moves whose first intermediate square (`via`) is `sq`. */
+  _viaMoves(sq) {
+    return (this._legal()[this.selected] || []).filter((m) => m.via && m.via[0] === sq);
+  }
+
+  /** The selected piece's moves a click on `sq` means: with an intermediate square chosen, those
+   * passing it to `sq` (or the move straight to it, on a second click on it); else the moves to
+   * `sq` that pass none, or, when every move to `sq` passes one, all of them. */
+  _movesTo(sq) {
+    const all = (this._legal()[this.selected] || []).filter((m) => m.to === sq);
+    const direct = all.filter((m) => !(m.via && m.via.length));
+    if (this.via) return this.via === sq ? direct : all.filter((m) => m.via && m.via[0] === this.via);
+    return direct.length ? direct : all;
   }
 
   _legal() {
@@ -221,6 +251,7 @@ export class BoardView {
 
   _send(entry) {
     this.selected = null;
+    this.via = null;
     this.pending = null;
     this.closePicker(false);
     this.render();
@@ -459,7 +490,10 @@ export class BoardView {
     const dests = new Map();
     const marks = this.marks;
     if (marks) for (const sq of marks.dests) dests.set(sq, true);
+    else if (this.via) for (const m of [...this._viaMoves(this.via), ...this._movesTo(this.via)]) dests.set(m.to, m);
     else if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
+    const vias = new Set(this.selected && !this.via && !marks
+      ? (legal[this.selected] || []).filter((m) => m.via && m.via.length).map((m) => m.via[0]) : []);
     const last = st.last_move || null;
     const doomed = new Set((this.pending && this.pending.captures) || []);
     const gid = `sc-check-${this.id}`;
@@ -528,6 +562,10 @@ export class BoardView {
         } else {
           g.appendChild(svgEl('circle', { class: 'hl-dest', cx: S / 2, cy: S / 2, r: S * 0.16 }));
         }
+      }
+      if (vias.has(name) || this.via === name) { // an intermediate square to click (or clicked)
+        classes.push(this.via === name ? 'via' : 'via-option');
+        g.appendChild(svgEl('rect', { class: 'hl-via', x: S * 0.08, y: S * 0.08, width: S * 0.84, height: S * 0.84 }));
       }
       if (doomed.has(name)) {
         classes.push('would-capture');

@@ -171,15 +171,25 @@ const GLYPHS_BY_NAME = Object.freeze({
 // Bishop + Knight compound, super16's a royal piece).
 const VARIANT_GLYPHS = Object.freeze({
   superchess: Object.freeze({ Princess: 'princess-bn' }),
+  vanguard: Object.freeze({ Princess: 'princess-bn' }),
 });
 
 /** The pieces of one variant: letter -> name -> drawing. `names` maps upper-case letters to names
- * (from /api/variants/{v}/pieces); without it only the orthodox letters K Q R B N P are known. */
+ * (from /api/variants/{v}/pieces); without it only the orthodox letters K Q R B N P are known.
+ * `labels` maps upper-case letters to the text a piece without a drawing shows (a diagram piece's
+ * ID, e.g. "Br"; default: the letter). */
 export class PieceSet {
-  constructor(variant = null, names = null) {
+  constructor(variant = null, names = null, labels = null) {
     this.variant = variant;
     this.loaded = Boolean(names);
     this.names = Object.freeze({ ...(names || ORTHODOX_NAMES) });
+    this.labels = Object.freeze({ ...(labels || {}) });
+  }
+
+  /** The text drawn on a piece without a drawing: its label, or its upper-case letter. */
+  label(letter) {
+    const up = String(letter).toUpperCase();
+    return this.labels[up] || up;
   }
 
   /** The piece's name ("Amazon"), or its upper-case letter when unknown. */
@@ -248,11 +258,12 @@ export function pieceGroup(letter, fill, set = DEFAULT_SET) {
   const common = { stroke: OUTLINE, 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' };
   if (!shapes) {
     g.appendChild(svgEl('circle', { cx: 50, cy: 50, r: 36, fill, ...common }));
-    const t = svgEl('text', {
+    const label = set.label(letter);
+    const t = svgEl('text', { // two-letter labels smaller, to stay inside the disc
       x: 50, y: 52, 'text-anchor': 'middle', 'dominant-baseline': 'central',
-      'font-size': 44, 'font-weight': 700, 'font-family': 'system-ui, sans-serif', fill: detail,
+      'font-size': label.length > 1 ? 34 : 44, 'font-weight': 700, 'font-family': 'system-ui, sans-serif', fill: detail,
     });
-    t.textContent = String(letter).toUpperCase();
+    t.textContent = label;
     g.appendChild(t);
     return g;
   }

@@ -197,5 +197,10 @@ export async function pieceNames(variant) {
  * the orthodox letters) when the names cannot be had. */
 export async function pieceSetFor(variant) {
   const names = await pieceNames(variant);
-  return new PieceSet(variant, Object.keys(names).length ? names : null);
+  let labels = {};
+  try {
+    const res = await variantPieces(variant);
+    labels = Object.fromEntries(((res && res.pieces) || []).map((p) => [p.letter, p.label || p.letter]));
+  } catch { /* the letters then */ }
+  return new PieceSet(variant, Object.keys(names).length ? names : null, labels);
 }
