@@ -13,18 +13,23 @@ def make_fen(variant: str, pieces: dict[str, str], side: str = "w", castling: st
     for square, letter in pieces.items():
         f, r = geo.coords[geo.parse_cell(square)]
         grid[r][f] = letter
+    held = f"[{holdings}]" if get_variant(variant).holdings else ""
+    return f"{placement(grid)}{held} {side} {castling} {ep} {halfmove} {fullmove}"
+
+
+def placement(grid: list[list[str]]) -> str:
+    """The FEN piece placement of `grid[rank][file]` (letters, "" = empty), top rank first."""
     rows = []
-    for r in range(geo.ranks - 1, -1, -1):
+    for rank in reversed(grid):
         row, empty = "", 0
-        for cell in grid[r]:
+        for cell in rank:
             if not cell:
                 empty += 1
                 continue
             row += (str(empty) if empty else "") + cell
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
-    held = f"[{holdings}]" if get_variant(variant).holdings else ""
-    return f"{'/'.join(rows)}{held} {side} {castling} {ep} {halfmove} {fullmove}"
+    return "/".join(rows)
 
 
 def board_with(pieces: dict[str, str], variant: str = "super16", **kw) -> Board:

@@ -11,6 +11,7 @@ import pytest
 from superchess.rules import Board, FenError, IllegalMoveError, Termination
 from superchess.rules.diagram_board import DiagramBoard
 from superchess.rules.diagram_rules import get_diagram_variant
+from tests.rules.helpers import placement
 from tests.rules.test_xbetza import SEED_LINE_XB, _expected_empty, cells
 
 START = ("hzxfbwsqkicbfxzh/rnelaayggyaalenr/ppppooottooopppp/16/16/16/16/16/16/16/16/16/16/"
@@ -23,17 +24,7 @@ def fen_of(pieces: dict[str, str], side: str = "w", unmoved: str = "-", halfmove
     grid = [[""] * 16 for _ in range(16)]
     for square, letter in pieces.items():
         grid[int(square[1:]) - 1][ord(square[0]) - 97] = letter
-    rows = []
-    for r in range(15, -1, -1):
-        row, empty = "", 0
-        for c in grid[r]:
-            if not c:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + c
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {side} {unmoved} {halfmove} 1"
+    return f"{placement(grid)} {side} {unmoved} {halfmove} 1"
 
 
 def board(pieces: dict[str, str], side: str = "w", kings: bool = True, **kw) -> DiagramBoard:
