@@ -372,19 +372,20 @@ class LiveGame:
         and ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
         names = board.geometry.names
-        by_origin: dict[str, list[str]] = {}
+        by_origin: dict[int, list[str]] = {}
         multi = variants.lists_captures(board.variant)
         known = _MOVE_JSON
-        for mv in board.legal_moves:
-            if mv.from_cell < 0:  # `end`
+        for mv in board.legal_moves if multi else board.generate_legal_moves():
+            origin = mv.from_cell
+            if origin < 0:  # `end`
                 continue
             frag = _capturing_move_json(board, mv) if multi else known.get(mv.text) or _move_json(mv, names)
-            group = by_origin.get(names[mv.from_cell])
+            group = by_origin.get(origin)
             if group is None:
-                by_origin[names[mv.from_cell]] = [frag]
+                by_origin[origin] = [frag]
             else:
                 group.append(frag)
-        return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
+        return "{" + ",".join(f'"{names[c]}":[{",".join(ms)}]' for c, ms in by_origin.items()) + "}"
 
     def _claimable(self) -> bool:
         return self._cached("claim", self.game.board.can_claim_draw)
@@ -412,7 +413,8 @@ class LiveGame:
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
             "move_plies": self.move_plies if variants.multi_move(board.variant) else None,
-            "can_end_turn": any(m.from_cell < 0 for m in board.legal_moves) and self.row.status == "active",
+            "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
+            and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": [list(c) for c in self.captured],
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
