@@ -5,16 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections import defaultdict
 from typing import Callable
 
 from .live import ActionError, LiveGame
 from .store import Store
-
-# a group commit waits for more events at most this long (in a burst, a batch otherwise holds all
-# of them and every game's move waits for the whole burst)
-FLUSH_AFTER_S = 0.004
 
 log = logging.getLogger("superchess.server")
 
@@ -60,7 +55,6 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         # events saved but not yet committed: (game, event, time, new move, the caller's future)
         self._batch: list[tuple[LiveGame, dict, int, tuple | None, asyncio.Future]] = []
-        self._batch_opened = 0.0  # perf_counter() when the open batch got its first event
 
     # -- loading ----------------------------------------------------------------------------
     def game(self, game_id: str) -> LiveGame | None:
@@ -137,26 +131,19 @@ class Hub:
 
     async def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
         """Persist the event, then announce it. The events of different games that arrive in the
-        same turn of the event loop share one database transaction (group commit), but a batch is
-        committed once it has been open FLUSH_AFTER_S, so that in a burst of events the early ones
-        are announced while the later ones are still being processed. Each caller waits for its
-        own, holding its game's lock, so a game's events stay one at a time."""
+        same turn of the event loop share one database transaction (group commit); each caller
+        waits for its own, holding its game's lock, so a game's events stay one at a time."""
         g.row.version += 1
         new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
         loop = asyncio.get_running_loop()
         if not self._batch:
             loop.call_soon(self._flush)
-            self._batch_opened = time.perf_counter()
         done = loop.create_future()
         self._batch.append((g, event, now, new_move, done))
-        if time.perf_counter() - self._batch_opened >= FLUSH_AFTER_S:
-            self._flush()  # a burst of events: the first ones are not kept waiting for the last
         await done
 
     def _flush(self) -> None:
         batch, self._batch = self._batch, []
-        if not batch:  # already flushed early (see _commit)
-            return
         try:
             self.store.save_games([(g.sync_row(now), new_move) for g, _, now, new_move, _ in batch])
         except Exception:

@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from superchess.server import hub as hub_module
 from superchess.server.store import Store
 
 from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync
@@ -198,37 +197,20 @@ def test_a_finished_game_nobody_watches_leaves_memory_and_reloads_on_demand(serv
     assert "Player 1 resigned" in s["reason"]
 
 
-def _moves_together(server, games, monkeypatch, flush_after_s: float) -> list[int]:
-    """Each game's Player 1 moves h2h4 in the same turn of the event loop; the sizes of the
-    transactions that saved them."""
-    monkeypatch.setattr(hub_module, "FLUSH_AFTER_S", flush_after_s)
+def test_events_of_several_games_at_once_share_one_commit(server, reader):
+    """Group commit: moves of different games that arrive together are saved in one transaction,
+    and each is in the database before its game's players hear of it."""
+    games = [new_match(server) for _ in range(3)]
     batches = []
     save = server.store.save_games
-    monkeypatch.setattr(server.store, "save_games", lambda batch: (batches.append(len(batch)), save(batch)))
+    server.store.save_games = lambda batch: (batches.append(len(batch)), save(batch))
     rows = [server.store.game(m.id) for m in games]
 
     async def together():
         await asyncio.gather(*(server.hub.act(r.id, r.player0_id, "move", {"move": "h2h4"}) for r in rows))
 
     server.call(together)
-    return batches
-
-
-def test_events_of_several_games_at_once_share_one_commit(server, reader, monkeypatch):
-    """Group commit: moves of different games that arrive together are saved in one transaction,
-    and each is in the database before its game's players hear of it."""
-    games = [new_match(server) for _ in range(3)]
-    assert _moves_together(server, games, monkeypatch, 60.0) == [3]
-    for m in games:
-        assert reader.moves(m.id) == ["h2h4"]
-        assert http_state(m.p2, m.id)["moves"] == ["h2h4"]
-
-
-def test_a_long_burst_is_committed_in_parts(server, reader, monkeypatch):
-    """A batch open longer than FLUSH_AFTER_S is committed at once, so that the first moves of a
-    burst are announced before the last are processed; nothing is lost or saved twice."""
-    games = [new_match(server) for _ in range(3)]
-    assert _moves_together(server, games, monkeypatch, 0.0) == [1, 1, 1]
+    assert batches == [3]
     for m in games:
         assert reader.moves(m.id) == ["h2h4"]
         assert http_state(m.p2, m.id)["moves"] == ["h2h4"]
