@@ -334,7 +334,7 @@ class LiveGame:
         return to_move, {
             "you": viewer, "can_claim_draw": to_move and self._claimable(),
             "can_abort": status in ("active", "setup") and viewer is not None
-            and self._turns_done() < 2,
+            and self._cached("turns_done", self._turns_done) < 2,
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
