@@ -46,9 +46,9 @@ def reason_text(game: Game, winner: int | None) -> str:
 
 
 def _move_json(mv, names: list[str]) -> str:
-    """One legal move as JSON, kept by its text (the same text always encodes the same way)."""
-    text = _MOVE_JSON[mv.text] = _compact(
-        {"to": names[mv.to_cell], "move": mv.text, "promotion": mv.promotion.lower() if mv.promotion else None})
+    """One legal move as JSON in the compact form: its text after the origin square, i.e. the
+    destination and any promotion letter ("h4", "h16q"). Kept by its text."""
+    text = _MOVE_JSON[mv.text] = '"' + mv.text[len(names[mv.from_cell]):] + '"'
     return text
 
 
@@ -367,9 +367,11 @@ class LiveGame:
         return hit[1]
 
     def _legal_json(self) -> str:
-        """The legal moves by origin square: {"h2": [{"to": "h4", "move": "h2h4", "promotion": null}]};
-        in a variant with multi-move turns each move also lists the cells it captures ("captures"),
-        and ending the turn (`end`) is not listed here but as "can_end_turn"."""
+        """The legal moves by origin square, each as its text after the origin: {"h2": ["h3", "h4"],
+        "c15": ["c16q", "c16r"]}. In a variant whose moves can capture off their destination (or
+        with multi-move turns) each move is an object that also lists the cells it captures and
+        passes: {"to": "d4", "move": "b2d4xc3", "promotion": null, "captures": ["c3"], "via": ["c3"]};
+        ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
         names = board.geometry.names
         by_origin: dict[int, list[str]] = {}
