@@ -233,7 +233,9 @@ class Side:
         ply = len(state["moves"])
         if state["status"] != "active" or state["turn"] != self.side or ply in g.sent or ply >= g.plies:
             return
-        choices = sorted(m["move"] for moves in state["legal"].values() for m in moves)
+        # a plain move is its text after the origin; a move with captures off its destination, an object
+        choices = sorted(o + m if isinstance(m, str) else m["move"]
+                         for o, moves in state["legal"].items() for m in moves)
         if not choices:
             g.error(f"side {self.side}: to move at ply {ply} but state.legal is empty")
             return

@@ -21,6 +21,7 @@ from .program import Roster
 from .variant import STANDALONE_BOARDS, Variant, get_variant
 
 _MOVE_RE = re.compile(r"([a-z][0-9]+)([a-z][0-9]+)([a-z]?)\Z")
+_ROUTE = CELL_MASK | CELL_MASK << TO_SHIFT  # the origin and destination bits of a move code
 
 
 class IllegalMoveError(ValueError):
@@ -98,7 +99,7 @@ class Board:
         set_fen(self._pos, self.starting_fen)
         self.move_stack: list[Move] = []
         self._moves = self._pos.tables.move_cache
-        self._legal_cache: tuple[int, list[Move]] | None = None
+        self._legal_cache: tuple[tuple, list[int], list[Move] | None] | None = None
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -180,16 +181,26 @@ class Board:
         """The legal moves, sorted by their text."""
         return list(self._legal_list())
 
-    def _legal_list(self) -> list[Move]:
+    def generate_legal_moves(self) -> list[Move]:
+        """The legal moves in the generator's order (cheaper than `legal_moves`, which sorts)."""
+        cache = self._moves
+        return [cache.get(m) or self._move(m) for m in self._legal_codes()]
+
+    def _legal_codes(self) -> list[int]:
         # generated once per position: a game server asks for the end of the game, the highlights
         # and the parse of the next move in the same position
-        h = self._pos.hash, len(self.move_stack)
-        if self._legal_cache is None or self._legal_cache[0] != h:
-            cache = self._moves
-            moves = [cache.get(m) or self._move(m) for m in self._pos.legal()]
-            moves.sort(key=_TEXT)
-            self._legal_cache = (h, moves)
+        key = self._pos.hash, len(self.move_stack)
+        if self._legal_cache is None or self._legal_cache[0] != key:
+            self._legal_cache = (key, self._pos.legal(), None)
         return self._legal_cache[1]
+
+    def _legal_list(self) -> list[Move]:
+        codes = self._legal_codes()
+        key, _, moves = self._legal_cache
+        if moves is None:  # sorted only when asked for: deciding the game's end needs no Move objects
+            moves = sorted(self.generate_legal_moves(), key=_TEXT)
+            self._legal_cache = (key, codes, moves)
+        return moves
 
     def parse_move(self, text: str) -> Move:
         """The legal move written `text` (e.g. `h2h4`, `i1k1`, `c15c16q`), or IllegalMoveError."""
@@ -204,7 +215,8 @@ class Board:
         promo = m.group(3).upper() or None
         if promo and promo not in self.variant.by_letter:
             raise IllegalMoveError(f"bad move text {text!r}: unknown piece letter {m.group(3)!r}")
-        candidates = [mv for mv in self._legal_list() if mv.to_cell == to and mv.from_cell == fr]
+        route = fr | to << TO_SHIFT
+        candidates = [self._move(m) for m in self._legal_codes() if m & _ROUTE == route]
         if promo is None and any(mv.promotion for mv in candidates):
             promo = self.variant.promotion_default  # a promotion without a letter takes the default
         for mv in candidates:
@@ -219,10 +231,11 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Play a legal move (IllegalMoveError otherwise)."""
-        legal = self._legal_list()
         # a move taken from a legal list carries its code: compare integers before whole moves
-        found = next((mv for mv in legal if mv.code == move.code), None) if move.code >= 0 else None
-        found = found or next((mv for mv in legal if mv == move), None)
+        if move.code >= 0 and move.code in self._legal_codes():
+            self._push_code(move.code)
+            return
+        found = next((mv for mv in self._legal_list() if mv == move), None)
         if found:
             self._push_code(found.code)
             return
@@ -288,10 +301,10 @@ class Board:
         return self.geometry.name(k) if k >= 0 else None
 
     def is_checkmate(self) -> bool:
-        return self.is_check() and not self._legal_list()
+        return self.is_check() and not self._legal_codes()
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not self._legal_list()
+        return not self.is_check() and not self._legal_codes()
 
     def has_insufficient_material(self, side: int) -> bool:
         """Can `side` never checkmate? (Also decides a flag fall: super16 R12.)"""
@@ -325,7 +338,7 @@ class Board:
         return False
 
     def _move_rule_reached(self, limit: int) -> bool:
-        return self._pos.halfmove >= limit and bool(self._legal_list())
+        return self._pos.halfmove >= limit and bool(self._legal_codes())
 
     def can_claim_move_rule(self) -> bool:
         """The 50-move rule (100-move rule in super16, R11) may be claimed now or by the next move."""
@@ -348,7 +361,7 @@ class Board:
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """The game's end by the rules alone (checkmate, stalemate, automatic draws and, with
         `claim_draw`, the draws the side to move could claim), or None."""
-        legal = self._legal_list()
+        legal = self._legal_codes()
         if not legal and self.is_check():
             return Outcome(Termination.CHECKMATE, self.turn ^ 1)
         if self.is_insufficient_material():

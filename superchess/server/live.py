@@ -46,9 +46,9 @@ def reason_text(game: Game, winner: int | None) -> str:
 
 
 def _move_json(mv, names: list[str]) -> str:
-    """One legal move as JSON, kept by its text (the same text always encodes the same way)."""
-    text = _MOVE_JSON[mv.text] = _compact(
-        {"to": names[mv.to_cell], "move": mv.text, "promotion": mv.promotion.lower() if mv.promotion else None})
+    """One legal move as JSON in the compact form: its text after the origin square, i.e. the
+    destination and any promotion letter ("h4", "h16q"). Kept by its text."""
+    text = _MOVE_JSON[mv.text] = '"' + mv.text[len(names[mv.from_cell]):] + '"'
     return text
 
 
@@ -334,7 +334,7 @@ class LiveGame:
         return to_move, {
             "you": viewer, "can_claim_draw": to_move and self._claimable(),
             "can_abort": status in ("active", "setup") and viewer is not None
-            and self._turns_done() < 2,
+            and self._cached("turns_done", self._turns_done) < 2,
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
@@ -367,24 +367,27 @@ class LiveGame:
         return hit[1]
 
     def _legal_json(self) -> str:
-        """The legal moves by origin square: {"h2": [{"to": "h4", "move": "h2h4", "promotion": null}]};
-        in a variant with multi-move turns each move also lists the cells it captures ("captures"),
-        and ending the turn (`end`) is not listed here but as "can_end_turn"."""
+        """The legal moves by origin square, each as its text after the origin: {"h2": ["h3", "h4"],
+        "c15": ["c16q", "c16r"]}. In a variant whose moves can capture off their destination (or
+        with multi-move turns) each move is an object that also lists the cells it captures and
+        passes: {"to": "d4", "move": "b2d4xc3", "promotion": null, "captures": ["c3"], "via": ["c3"]};
+        ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
         names = board.geometry.names
-        by_origin: dict[str, list[str]] = {}
+        by_origin: dict[int, list[str]] = {}
         multi = variants.lists_captures(board.variant)
         known = _MOVE_JSON
-        for mv in board.legal_moves:
-            if mv.from_cell < 0:  # `end`
+        for mv in board.legal_moves if multi else board.generate_legal_moves():
+            origin = mv.from_cell
+            if origin < 0:  # `end`
                 continue
             frag = _capturing_move_json(board, mv) if multi else known.get(mv.text) or _move_json(mv, names)
-            group = by_origin.get(names[mv.from_cell])
+            group = by_origin.get(origin)
             if group is None:
-                by_origin[names[mv.from_cell]] = [frag]
+                by_origin[origin] = [frag]
             else:
                 group.append(frag)
-        return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
+        return "{" + ",".join(f'"{names[c]}":[{",".join(ms)}]' for c, ms in by_origin.items()) + "}"
 
     def _claimable(self) -> bool:
         return self._cached("claim", self.game.board.can_claim_draw)
@@ -412,7 +415,8 @@ class LiveGame:
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
             "move_plies": self.move_plies if variants.multi_move(board.variant) else None,
-            "can_end_turn": any(m.from_cell < 0 for m in board.legal_moves) and self.row.status == "active",
+            "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
+            and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": [list(c) for c in self.captured],
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "promotion_choices": [c.lower() for c in board.variant.promotion_choices],

@@ -11,7 +11,7 @@ import pytest
 from superchess.rules import Board, Roster
 from superchess.server.ai import AIPlayers
 
-from .util import act, ok, recv_error, recv_state
+from .util import act, legal_moves, ok, recv_error, recv_state
 
 HIDDEN = {"N": {"mode": "jump", "vectors": [[0, 3], [11, 13]]}}
 
@@ -51,7 +51,7 @@ def test_the_computer_answers_every_move_with_a_legal_one_through_the_server(ser
         recv_state(ws)
         for i in range(3):
             text = sorted(s["legal"])[i]  # any legal move of ours
-            act(ws, [], {"type": "move", "move": s["legal"][text][0]["move"]})
+            act(ws, [], {"type": "move", "move": legal_moves(s)[text][0]})
             s = wait_for(server, game_id, human, lambda st, n=2 * i + 2: len(st["moves"]) == n)
     replay = Board("super16")
     for m in s["moves"]:
@@ -109,7 +109,7 @@ def test_a_restart_resumes_the_computers_game_in_its_process_pool(server, restar
         ws.send_json({"type": "move", "move": "a1a2"})
         assert recv_error(ws)  # not ours to play that, the computer's pieces are Player 1's
         origin = sorted(s["legal"])[0]
-        act(ws, [], {"type": "move", "move": s["legal"][origin][0]["move"]})
+        act(ws, [], {"type": "move", "move": legal_moves(s)[origin][0]})
     server2 = restart(server)
     again = server2.browser(cookies=dict(human.cookies))
     s = wait_for(server2, game_id, again, lambda st: len(st["moves"]) == 3)

@@ -39,7 +39,7 @@ def test_captures_feed_the_owners_holdings_and_promotion_offers_only_held_pieces
         recv_state(w1), recv_state(w2)
         s = move(w2, [w1], "f3d5")[1]["state"]
         assert s["holdings"] == [{"E": 1}, {}] and s["captured"][0] == ["E"]
-        assert s["legal"]["b7"] == [{"to": "b8", "move": "b7b8e", "promotion": "e"}]
+        assert s["legal"]["b7"] == ["b8e"]
         s = move(w1, [w2], "b7b8e")[0]["state"]
         assert s["holdings"] == [{}, {}] and s["pieces"]["b8"] == "E"
 

@@ -114,6 +114,12 @@ def new_match(server: Server, accept: bool = True, **body) -> Match:
     return Match(created["game_id"], token, p1, p2, creator, opponent)
 
 
+def legal_moves(state: dict) -> dict[str, list[str]]:
+    """The state's legal moves by origin, as whole move texts: the server sends a plain move as its
+    text after the origin ("h4" from h2), a move that captures off its destination as an object."""
+    return {o: [o + m if isinstance(m, str) else m["move"] for m in ms] for o, ms in state["legal"].items()}
+
+
 # -- websocket helpers ----------------------------------------------------------------------------
 def recv(ws, timeout: float = 5.0) -> dict:
     """The next message from the server, failing (instead of hanging) after `timeout` seconds."""

@@ -70,8 +70,8 @@ def test_play_the_computer_at_level_one(two_players, server):
 
     # the second move: d2d4 when it is legal (it always is after 1 e4 in these set-ups), else any
     legal = page.evaluate("window.superchess.state.legal")
-    frm, to = ("d2", "d4") if any(m["to"] == "d4" for m in legal.get("d2", [])) else \
-        next((o, ms[0]["to"]) for o, ms in legal.items() if ms)
+    frm, to = ("d2", "d4") if "d4" in legal.get("d2", []) else \
+        next((o, re.match(r"[a-z]+[0-9]+", ms[0])[0]) for o, ms in legal.items() if ms)
     click_move(page, frm, to)
     expect(page.locator('#moves [data-ply="2"]')).to_have_text(f"{frm}{to}")
     second = expect_reply(page, server, game_id, 3, REPLY_MS)

@@ -20,6 +20,21 @@ export function squareName(file, rank) {
   return String.fromCharCode(97 + file) + String(rank + 1);
 }
 
+/** The state's legal moves by origin, each as {to, move, promotion, captures?, via?}. The server
+ * sends a plain move as its text after the origin (destination and promotion letter, e.g. "h4",
+ * "c16q"); moves that capture off their destination come as whole objects. */
+export function expandLegal(legal) {
+  const out = {};
+  for (const [origin, moves] of Object.entries(legal || {})) {
+    out[origin] = moves.map((m) => {
+      if (typeof m !== 'string') return m;
+      const to = m.match(/^[a-z]+[0-9]+/)[0];
+      return { to, move: origin + m, promotion: m.slice(to.length) || null };
+    });
+  }
+  return out;
+}
+
 /** The pieces of a FEN's placement field as {square: letter} (ranks from the top, runs of digits). */
 export function piecesFromFen(fen, files, ranks) {
   const pieces = {};
@@ -246,7 +261,13 @@ export class BoardView {
   }
 
   _legal() {
-    return (this.state && this.state.legal) || {};
+    const st = this.state;
+    if (!st || !st.legal) return {};
+    if (this._legalOf !== st) {  // expanded once per state
+      this._legalOf = st;
+      this._legalMoves = expandLegal(st.legal);
+    }
+    return this._legalMoves;
   }
 
   _send(entry) {
