@@ -8,11 +8,16 @@ from __future__ import annotations
 from superchess.rules import Board
 
 from ..rules.test_tiling_board import board
-from .util import act, move, new_match, ok, recv_error, recv_state, sync
+from .util import act, http_state, move, new_match, ok, recv_error, recv_state, sync
 
 # tiling T10 with T6's Black pieces: c7c6 completes the Wazir unit c5-d6, whose aggregate (a Rook,
 # R6) then runs to c11-d12 capturing the Ferz c11 and the Knight d12; Black has a Wazir on r10.
 PIECES = {"c5": "W", "d5": "W", "d6": "W", "c7": "W", "c11": "f", "d12": "n", "r10": "w"}
+
+
+def ok_text(response) -> str:
+    assert response.status_code == 200, response.text
+    return response.text
 
 
 def legal(state: dict) -> dict[str, dict]:
@@ -59,6 +64,8 @@ def test_a_turn_with_a_retraction_and_an_aggregate_move_is_private_until_it_ends
         assert "event" not in seen  # the opponent hears nothing of the unfinished turn
         assert seen["state"]["pieces"] == s2["pieces"] and seen["state"]["moves"] == [] and seen["state"]["turn_moves"] == 0
         assert seen["state"]["fen"] == fen and seen["state"]["aggregates"] == []
+        assert http_state(m.p2, m.id)["pieces"] == s2["pieces"] and http_state(m.p1, m.id)["turn_moves"] == 1
+        assert "c7c6" not in ok_text(m.p2.get(f"/api/games/{m.id}/record"))  # nor does the record tell
         w2.send_json({"type": "retract"})
         assert recv_error(w2) == "it is not your turn"
 
