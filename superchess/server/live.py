@@ -486,6 +486,7 @@ class LiveGame:
             "mode": row.mode, "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
             "prelude": self._prelude_view(),
             "setup_deadline": row.setup_deadline,
+            "drafted_turns": variants.drafted_turns(board.variant),
             **variants.turn_facts(board),
         }
 
