@@ -287,8 +287,6 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def play_computer(body: ComputerMatchIn, p: PlayerRow = Depends(identity)) -> dict:
         if body.invite:
             raise HTTPException(400, "a game against the computer invites nobody")
-        if body.variant in variants.NOT_FOR_COMPUTER:
-            raise HTTPException(400, f"the computer does not play {body.variant} yet")
         row = _new_game(body, p)
         bot = store.bot(body.level, now())
         setattr(row, f"player{body.creator_side ^ 1}_id", bot.id)

@@ -13,9 +13,6 @@ PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard", "tilingrider")
 # multi-move variants whose unfinished turn is the mover's draft (tiling-rider R12): the mover may
 # take its moves back, and the opponent and watchers see the turn's start until the turn ends
 DRAFTED_TURNS = frozenset({"tilingrider"})
-# the computer does not play these (engine.choose_move has no Tiling Rider player: replaying a long
-# game through the turn search before each move would take seconds; UCI plays it from a position)
-NOT_FOR_COMPUTER = frozenset({"tilingrider"})
 # the variants whose pieces the board page names and labels (GET /api/variants/{v}/pieces)
 WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES
 
@@ -72,7 +69,7 @@ def option(name: str) -> dict:
     v = variant_of(name)
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": v.reprogrammable, "holdings": v.holdings, "setups": bool(v.setup),
-            "multi_move": multi_move(v), "computer": v.name not in NOT_FOR_COMPUTER}
+            "multi_move": multi_move(v)}
 
 
 def piece_entry(piece) -> dict:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from superchess.rules import Board
 
 from ..rules.test_tiling_board import board
+from .test_computer import computer_game, threads, wait_for  # noqa: F401 (the fixture)
 from .util import act, http_state, move, new_match, ok, recv_error, recv_state, sync
 
 # tiling T10 with T6's Black pieces: c7c6 completes the Wazir unit c5-d6, whose aggregate (a Rook,
@@ -28,7 +29,6 @@ def test_tilingrider_is_offered_with_units_tiles_and_the_giant_king(server):
     b = server.browser()
     option = {v["name"]: v for v in ok(b.get("/api/options"))["variants"]}["tilingrider"]
     assert option["multi_move"] and (option["files"], option["ranks"]) == (18, 16)  # R1
-    assert option["computer"] is False
     layout = ok(b.get("/api/variants/tilingrider/layout"))
     cells = {c["name"]: c for c in layout["cells"]}
     assert len(cells) == 288 and (cells["r16"]["x"], cells["r16"]["y"]) == (17.5, 15.5)
@@ -38,9 +38,6 @@ def test_tilingrider_is_offered_with_units_tiles_and_the_giant_king(server):
     tiles = {frozenset(t) for t in layout["tiles"]}
     assert len(tiles) == 144 and {frozenset(p) for p in (("a1", "a2"), ("c1", "d1"), ("i4", "j4"), ("j5", "j6"))} <= tiles
     assert layout["piece_sizes"] == {"K": 2, "k": 2}  # the giant Kings (R4)
-    human = server.browser()
-    refused = human.post("/api/matches/computer", json={"variant": "tilingrider", "time_control": "blitz-3+2"})
-    assert refused.status_code == 400 and "computer" in refused.json()["detail"]
 
 
 def test_a_turn_with_a_retraction_and_an_aggregate_move_is_private_until_it_ends(server, restart):
@@ -107,3 +104,23 @@ def test_a_turn_with_a_retraction_and_an_aggregate_move_is_private_until_it_ends
         done = move(w2, [w1], "end")[1]
         assert done["event"]["turn"] == ["r10q10", "end"] and done["state"]["pieces"]["q10"] == "w"
     assert server2.store.moves(m.id) == ["c7c6", "@c5c11", "end", "r10q10", "end"]
+
+
+def test_the_computer_plays_a_whole_turn_move_by_move(server, threads):  # noqa: F811
+    """Against the computer (level 1): after the human's one-move turn (allowance 2, 4.1) the
+    computer makes 1 to 2 moves (T10: one more than the opponent's last turn), each validated by
+    the server, and its turn arrives whole."""
+    fen = board(PIECES, allowance="2").fen()
+    human, game_id = computer_game(server, variant="tilingrider", fen=fen, time_control="blitz-3+2",
+                                   creator_side=0, level=1)
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        move(ws, [], "c7c6")
+        act(ws, [], {"type": "move", "move": "end"})
+    done = wait_for(server, game_id, human, lambda s: s["turn"] == 0 and len(s["moves"]) > 2)
+    black = done["moves"][2:]
+    assert 1 <= len([t for t in black if t != "end"]) <= 2 and done["allowance"] == len(black) - black.count("end") + 1
+    replay = Board("tilingrider", fen)
+    for text in done["moves"]:
+        replay.push_text(text)
+    assert replay.fen() == done["fen"]

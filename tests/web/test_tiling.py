@@ -29,9 +29,8 @@ def click_move(page, frm: str, to: str, moves_left: int, confirm: bool = False) 
 
 def test_a_three_move_turn_with_undo_and_an_aggregate_move(two_players, server):
     a, b = two_players
-    a.goto(server.url + "/")  # offered for people, not for the computer
-    expect(a.locator('#variant option[value="tilingrider"]')).to_have_count(1)
-    expect(a.locator('#computer-variant option[value="tilingrider"]')).to_have_count(0)
+    a.goto(server.url + "/")  # offered for a match with a person and with the computer
+    expect(a.locator('#computer-variant option[value="tilingrider"]')).to_have_count(1)
     fen = board(PIECES, allowance="4").fen()  # a later turn: 1 to 4 moves (4.1, R11)
     game_id = start_match(two_players, server, variant="tilingrider", fen=fen)
     for p in (a, b):  # section 1, R3, T1: 18 x 16 squares, units orange and blue, 144 tiles

@@ -112,8 +112,7 @@ function fillOptions() {
   const ids = (opts.time_controls || []).map((t) => t.id);
   for (const [variantSel, tcSel] of [['#variant', '#time-control'], ['#computer-variant', '#computer-time-control']]) {
     const variant = $(variantSel);
-    const offered = (opts.variants || []).filter((v) => variantSel === '#variant' || v.computer !== false);
-    variant.replaceChildren(...offered.map((v) => h('option', { value: v.name },
+    variant.replaceChildren(...(opts.variants || []).map((v) => h('option', { value: v.name },
       `${v.title || v.name}${v.files && v.ranks ? ` (${v.files}×${v.ranks})` : ''}`)));
     variant.value = names.includes('super16') ? 'super16' : (names[0] || '');
     const tc = $(tcSel);
