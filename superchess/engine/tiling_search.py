@@ -88,16 +88,23 @@ def best_turn(board: TilingBoard, width: int = DEFAULT_WIDTH, movetime_ms: float
     return TurnResult([m.text for m in best[1]] or [END_TURN], best[0], nodes)
 
 
+def _recorded(state: T.State, text: str) -> T.Move:
+    for m in T.pseudo_moves(state):
+        if m.text == text:
+            return m
+    raise T.TilingError(f"no move {text!r} in {T.fen(state.start or state)}")
+
+
 def board_after(start_fen: str | None, moves: list[str]) -> TilingBoard:
     """The board after a game's `moves` from `start_fen` (None: the start; it may carry moves of an
-    unfinished turn after ` | `), replayed on the reference module: each move is checked against the
-    moves possible now, not searched for a legal completion of its turn (the server judged that when
-    it was played), some 2 ms a move instead of 10-250 ms. The board starts at the current turn's
-    start (earlier turns are not kept: repetitions are not seen)."""
+    unfinished turn after ` | `), replayed on the reference module: each move is found among the
+    moves movement and the turn's limits allow (the server judged its legality when it was played),
+    a few ms a move instead of the 10-250 ms of a legality search. The board starts at the current
+    turn's start (earlier turns are not kept: repetitions are not seen)."""
     start_text, _, first = (start_fen or T.START_FEN).partition("|")
     state = T.parse(start_text.strip())
     for text in first.split() + list(moves):
-        state = T.close_turn(state) if text == END_TURN else T.play(state, text)
+        state = T.close_turn(state) if text == END_TURN else T._apply(state, _recorded(state, text))
         if len(state.made) >= state.allowance:  # the turn ends by itself after its last allowed move
             state = T.close_turn(state)
     if not state.made:
