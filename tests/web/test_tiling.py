@@ -87,3 +87,23 @@ def test_a_three_move_turn_with_undo_and_an_aggregate_move(two_players, server):
     st = state(b, game_id)
     assert st["moves"] == ["c7c6", "@c5c11", "i1g1", "end"] and st["turn"] == 1 and sorted(st["captured"][1]) == ["f", "n"]
     screenshot(b, "tilingrider-player2-after-the-turn")
+
+
+def test_t9_check_on_the_giant_king_and_its_only_move(two_players, server):
+    """tiling T9 / 4.2: the Black Knight k4 attacks j2, so the whole White King (four squares) is in
+    check; its only legal turn is the King move i1g1, then End turn."""
+    a, b = two_players
+    game_id = start_match(two_players, server, variant="tilingrider", fen=board({"k4": "n"}).fen())
+    for p in (a, b):
+        for sq in ("i1", "j1", "i2", "j2"):
+            expect(p.locator(f'#board [data-square="{sq}"].check')).to_have_count(1)
+        expect(p.locator("#board .check")).to_have_count(4)
+    a.click('#board [data-square="i2"]')
+    expect(a.locator("#board .dest")).to_have_count(1)  # T9: k1-l2 and i3-j4 are attacked
+    expect(a.locator('#board [data-square="g1"].dest')).to_have_count(1)
+    a.click('#board [data-square="g1"]')
+    a.click("#end-turn")
+    for p in (a, b):
+        expect(p.locator('#board .giant[data-anchor="g1"][data-piece="K"]')).to_have_count(1)
+        expect(p.locator("#board .check")).to_have_count(0)
+    assert state(b, game_id)["moves"] == ["i1g1", "end"]

@@ -574,6 +574,8 @@ export class BoardView {
     const last = st.last_move || null;
     const doomed = new Set((this.pending && this.pending.captures) || []);
     const anchors = this._anchors();
+    // the King in check: its square, or every square of a giant King's block
+    const checked = anchors.has(st.check) ? (sq) => anchors.get(sq) === anchors.get(st.check) : (sq) => sq === st.check;
     const gid = `sc-check-${this.id}`;
 
     const frag = document.createDocumentFragment();
@@ -618,7 +620,7 @@ export class BoardView {
         g.appendChild(cover('hl-selected'));
       }
       if (legal[name] && legal[name].length) classes.push('movable');
-      if (st.check === name) {
+      if (st.check && checked(name)) {
         classes.push('check');
         g.appendChild(svgEl('circle', { class: 'hl-check', cx: S / 2, cy: S / 2, r: S * 0.55, fill: `url(#${gid})` }));
       }
