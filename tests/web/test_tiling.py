@@ -99,9 +99,10 @@ def test_t9_check_on_the_giant_king_and_its_only_move(two_players, server):
             expect(p.locator(f'#board [data-square="{sq}"].check')).to_have_count(1)
         expect(p.locator("#board .check")).to_have_count(4)
     a.click('#board [data-square="i2"]')
-    expect(a.locator("#board .dest")).to_have_count(1)  # T9: k1-l2 and i3-j4 are attacked
-    expect(a.locator('#board [data-square="g1"].dest')).to_have_count(1)
-    a.click('#board [data-square="g1"]')
+    expect(a.locator("#board .dest")).to_have_count(4)  # T9: only the unit g1-h2 (k1-l2 and i3-j4 are attacked)
+    for sq in ("g1", "h1", "g2", "h2"):
+        expect(a.locator(f'#board [data-square="{sq}"].dest')).to_have_count(1)
+    a.click('#board [data-square="h2"]')  # any square of the destination unit
     a.click("#end-turn")
     for p in (a, b):
         expect(p.locator('#board .giant[data-anchor="g1"][data-piece="K"]')).to_have_count(1)

@@ -185,6 +185,7 @@ export class BoardView {
     const legal = this._legal();
     // a square of a piece drawn over several (a giant King) stands for its lower-left square,
     // unless it is a destination of the selected piece
+    if (this.selected && !this._movesTo(sq).length) sq = this._blockDests().get(sq) || sq;
     const anchor = this._anchors().get(sq);
     if (anchor && !(this.selected && this._movesTo(sq).length)) sq = anchor;
     if (this.selected && !this.via && !this.pending && this._viaMoves(sq).length) {
@@ -472,6 +473,26 @@ export class BoardView {
     return anchors;
   }
 
+  /** For a selected piece drawn over n x n squares: every square of each destination block -> the
+   * block's lower-left square (the move's `to`), so a click anywhere on the block makes the move. */
+  _blockDests() {
+    const blocks = new Map();
+    const anchors = this._anchors();
+    const letter = this.selected && anchors.get(this.selected) === this.selected && this.state.pieces[this.selected];
+    const n = letter ? ((this.layout && this.layout.piece_sizes) || {})[letter] || 1 : 1;
+    if (n < 2) return blocks;
+    const cells = this._layout().cells;
+    const byName = new Map(cells.map((c) => [c.name, c]));
+    for (const m of this._legal()[this.selected] || []) {
+      const to = byName.get(m.to);
+      if (!to) continue;
+      for (const c of cells) {
+        if (c.shape !== 'point' && c.x >= to.x && c.x < to.x + n && c.y >= to.y && c.y < to.y + n) blocks.set(c.name, m.to);
+      }
+    }
+    return blocks;
+  }
+
   /** SVG rectangle {x, y, width, height} around the named cells. */
   _box(names, layout) {
     const cells = new Map(layout.cells.map((c) => [c.name, c]));
@@ -568,7 +589,10 @@ export class BoardView {
     const marks = this.marks;
     if (marks) for (const sq of marks.dests) dests.set(sq, true);
     else if (this.via) for (const m of [...this._viaMoves(this.via), ...this._movesTo(this.via)]) dests.set(m.to, m);
-    else if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
+    else if (this.selected) {
+      for (const m of legal[this.selected] || []) dests.set(m.to, m);
+      for (const [sq, to] of this._blockDests()) if (!dests.has(sq)) dests.set(sq, dests.get(to)); // a giant's whole block
+    }
     const vias = new Set(this.selected && !this.via && !marks
       ? (legal[this.selected] || []).filter((m) => m.via && m.via.length).map((m) => m.via[0]) : []);
     const last = st.last_move || null;
