@@ -48,6 +48,8 @@ def test_a_three_move_turn_with_undo_and_an_aggregate_move(two_players, server):
     click_move(a, "c7", "c6", 3)  # T10: completes the unit c5-d6, marked as an aggregate
     expect(a.locator('#board .aggregate[data-cells="c5,d5,c6,d6"][data-piece="W"]')).to_have_count(1)
     expect(a.locator("#undo")).to_be_visible()
+    expect(a.locator("#status")).to_contain_text("up to 3 more moves, or End turn")
+    expect(a.locator("#turn-info")).to_contain_text("3 of 4 moves left · 1 aggregate formed")
     expect(a.locator("#end-turn")).to_be_visible()
     a.click('#board [data-square="j2"]')  # any square of the giant King selects it
     expect(a.locator("#board").first).to_have_attribute("data-selected", "i1")

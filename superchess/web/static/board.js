@@ -183,9 +183,9 @@ export class BoardView {
   clickSquare(sq) {
     if (!this.interactive || !this.state) return;
     const legal = this._legal();
-    // a square of a piece drawn over several (a giant King) stands for its lower-left square,
-    // unless it is a destination of the selected piece
+    // a selected giant King's destination block stands for its lower-left square (the move's `to`)
     if (this.selected && !this._movesTo(sq).length) sq = this._blockDests().get(sq) || sq;
+    // a square of a piece drawn over several stands for its lower-left square, unless it is a destination
     const anchor = this._anchors().get(sq);
     if (anchor && !(this.selected && this._movesTo(sq).length)) sq = anchor;
     if (this.selected && !this.via && !this.pending && this._viaMoves(sq).length) {

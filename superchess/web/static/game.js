@@ -279,8 +279,10 @@ function renderStatus(st) {
       else text = `${turnName} (${sideLabel(st.turn)}) to move.`;
       // a multi-move turn under way (InterGrid): the square move is made, a point move may follow
       if (player && st.turn === st.you && st.turn_moves > 0) text = 'Your turn continues: a point move, or End turn.';
+      // a turn with an allowance (Tiling Rider): up to `moves_left` more moves
       if (player && st.turn === st.you && st.turn_moves > 0 && st.moves_left !== undefined) {
-        text = st.moves_left > 0 ? 'Your turn continues: another move, Undo, or End turn.' : 'Your turn is complete.';
+        text = `Your turn continues: up to ${st.moves_left} more move${st.moves_left > 1 ? 's' : ''}`
+          + `${st.can_end_turn ? ', or End turn' : ''}; Undo takes a move back.`;
       }
       if (st.check) text += ' Check!';
       if (st.draw_offer === 0 || st.draw_offer === 1) {
