@@ -19,6 +19,7 @@ from ..rules.tables import NO_CELLS
 from ..rules.variant import STANDALONE_BOARDS
 from .evaluate import evaluator_for
 from .intergrid_search import choose_intergrid_move
+from .tiling_search import choose_tiling_move
 from .diagram_search import search_diagram
 from ..rules.diagram_board import DiagramBoard
 from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
@@ -180,6 +181,9 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     and `increment_ms` per move. With `root_moves`, the answer is one of exactly those texts."""
     t0 = time.monotonic()
     lv = get_level(level)
+    if variant == "tilingrider":  # a beam over the rest of the turn, the level's clock share per move
+        return choose_tiling_move(start_fen, moves,
+                                  lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
     if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
         return choose_intergrid_move(start_fen, moves, level,
                                      lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)

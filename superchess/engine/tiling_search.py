@@ -88,6 +88,40 @@ def best_turn(board: TilingBoard, width: int = DEFAULT_WIDTH, movetime_ms: float
     return TurnResult([m.text for m in best[1]] or [END_TURN], best[0], nodes)
 
 
+def _recorded(state: T.State, text: str) -> T.Move:
+    for m in T.pseudo_moves(state):
+        if m.text == text:
+            return m
+    raise T.TilingError(f"no move {text!r} in {T.fen(state.start or state)}")
+
+
+def board_after(start_fen: str | None, moves: list[str]) -> TilingBoard:
+    """The board after a game's `moves` from `start_fen` (None: the start; it may carry moves of an
+    unfinished turn after ` | `), replayed on the reference module: each move is found among the
+    moves movement and the turn's limits allow (the server judged its legality when it was played),
+    a few ms a move instead of the 10-250 ms of a legality search. The board starts at the current
+    turn's start (earlier turns are not kept: repetitions are not seen)."""
+    start_text, _, first = (start_fen or T.START_FEN).partition("|")
+    state = T.parse(start_text.strip())
+    for text in first.split() + list(moves):
+        state = T.close_turn(state) if text == END_TURN else T._apply(state, _recorded(state, text))
+        if len(state.made) >= state.allowance:  # the turn ends by itself after its last allowed move
+            state = T.close_turn(state)
+    if not state.made:
+        return TilingBoard("tilingrider", T.fen(state))
+    return TilingBoard("tilingrider", f"{T.fen(state.start)} | {' '.join(m.text for m in state.made)}")
+
+
+def choose_tiling_move(start_fen: str | None, moves: list[str], soft_ms: Callable[[int], int | None]) -> str:
+    """The computer's next move of its turn (`end` included) for the server: the beam's best line
+    for the rest of the turn, searched for the level's share of the clock (`soft_ms(turn number)`,
+    None: the default) divided among the moves the turn may still hold."""
+    board = board_after(start_fen, moves)
+    movetime = soft_ms(board.fullmove_number)
+    movetime = DEFAULT_MOVETIME_MS if movetime is None else movetime
+    return best_turn(board, DEFAULT_WIDTH, movetime / max(1, board.moves_left)).moves[0]
+
+
 def think_uci(board: TilingBoard, opts: dict[str, int], infinite: bool, stop: threading.Event,
               send: Callable[[str], None]) -> None:
     """The UCI `go` for Tiling Rider: movetime, or a share of the clock; one `info` line with the

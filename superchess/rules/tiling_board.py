@@ -19,6 +19,7 @@ from . import tiling as T
 from .board import Move, Piece
 from .outcome import Outcome, Termination
 from .program import Roster
+from .tiling_layout import GEOMETRY, TilingGeometry
 from .turn_board import TurnBoard
 from .turns import TurnRule, TurnSearch
 
@@ -29,10 +30,19 @@ _RESULTS = {"checkmate": Termination.CHECKMATE, "stalemate": Termination.STALEMA
 
 @dataclass(frozen=True)
 class TilingVariant:
-    """What the game record and the CLI ask of a variant."""
+    """What the game record, the CLI and the server ask of a variant."""
     name: str
     title: str
     start_fen: str
+    # the widest turn (the server's "multi_move"); each turn's own rule is `turn_rule(state)`
+    turn_rule: TurnRule = TurnRule("1 to 9", 1, 9)
+    # what the server asks of any variant: no promotion, holdings, reprogramming or generated set-ups
+    promotion_choices: tuple[str, ...] = ()
+    move_rule_claim: int = T.QUIET_TURNS  # 100 quiet turns = 50 of each player: the server says "50-move rule"
+    holdings: bool = False
+    reprogrammable: bool = False
+    setup: dict | None = None
+    geometry: TilingGeometry = GEOMETRY
 
 
 VARIANT = TilingVariant("tilingrider", "Tiling Rider Chess", T.START_FEN)
@@ -102,6 +112,7 @@ class TilingBoard(TurnBoard):
         if rosters and any(rosters):
             raise ValueError("tilingrider pieces cannot be reprogrammed")
         self.variant = VARIANT
+        self.geometry = GEOMETRY
         self.starting_fen = fen or VARIANT.start_fen
         self._set_up(self.starting_fen)
 
@@ -176,6 +187,11 @@ class TilingBoard(TurnBoard):
         sq = T.square(cell) if isinstance(cell, str) else cell
         i, j = T.unit_of(sq)
         return T.unit_name(i, j), T.unit_colour(i, j)
+
+    def unit_squares(self, unit: str) -> tuple[str, str, str, str]:
+        """The four squares of a unit named by any of them or as `c5-d6`, lower-left first (1)."""
+        i, j = T.unit_of(T.square(unit.split("-")[0]))
+        return tuple(T.square_name(s) for s in T.unit_squares(i, j))
 
     def aggregates(self) -> list[tuple[str, Piece]]:
         """The aggregates formed now (3.2, R6): (unit name `c5-d6`, piece type and side)."""

@@ -396,6 +396,10 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if g.row.mode == "private" and g.row.status in ("waiting", "setup", "active"):
             raise HTTPException(409, "the record of a Private game is available when the game ends")
         record = Game.parse(g.game.export())  # a copy to put the players' names on
+        if variants.drafted_turns(record.board.variant):  # an unfinished turn is the mover's alone
+            finished = len(g.game.board.move_stack) - g.game.board.moves_in_turn
+            while len(record.board.move_stack) > finished:  # (reading it back may have ended it)
+                record.board.pop()
         record.headers.update({"Site": "superchess", "Player1": g.names.get(g.row.player0_id) or "?",
                                "Player2": g.names.get(g.row.player1_id) or "?",
                                "Date": time.strftime("%Y.%m.%d", time.gmtime(g.row.created_at / 1000)),

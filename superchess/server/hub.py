@@ -135,6 +135,8 @@ class Hub:
         waits for its own, holding its game's lock, so a game's events stay one at a time."""
         g.row.version += 1
         new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
+        if event.get("kind") == "retract":  # the last move of an unfinished turn is taken back
+            new_move = (plies - 1, None, now)
         loop = asyncio.get_running_loop()
         if not self._batch:
             loop.call_soon(self._flush)
@@ -192,6 +194,7 @@ class Hub:
     def message(self, g: LiveGame, player_id: int | None, now: int, event: dict | None = None) -> str:
         """The `state` message for one viewer, as JSON text."""
         state = g.state_json(g.side_of(player_id), now, self._colour(player_id))
+        event = g.visible_event(g.side_of(player_id), event)
         tail = f',"event":{json.dumps(event, separators=(",", ":"))}' if event else ""
         return f'{{"type":"state","version":{g.row.version},"state":{state}{tail}}}'
 

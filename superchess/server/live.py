@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..rules import IllegalMoveError, Outcome, Termination, get_variant
+from ..rules import Board, IllegalMoveError, Outcome, Termination, get_variant
 from ..rules.preview import roster_problem
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game, RecordError
@@ -18,7 +18,7 @@ class ActionError(Exception):
     """A refused action; the message is shown to the player and nothing changes."""
 
 
-ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster",
+ACTIONS = ("move", "retract", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster",
            "prelude_pick", "prelude_swap")
 MODES = ("default", "private", "symmetric", "prelude")
 # what a player may do during the set-up (Private rosters being chosen, or Superchess's prelude)
@@ -77,6 +77,7 @@ class LiveGame:
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
             self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
+        self.taken: list[list[tuple[int, str]]] = []  # each move's captures (side, letter), to retract them
         self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
         for text in moves:
             self._play(text)
@@ -112,8 +113,10 @@ class LiveGame:
     def _play(self, text: str) -> None:
         board = self.game.board
         move = board.parse_move(text)
-        for _, piece in board.captures(move):
-            self.captured[piece.side].append(piece.symbol())
+        taken = [(piece.side, piece.symbol()) for _, piece in board.captures(move)]
+        for side, letter in taken:
+            self.captured[side].append(letter)
+        self.taken.append(taken)
         self.move_plies.append((board.fullmove_number - 1) * 2 + board.turn)
         self.game.play(move)
 
@@ -186,7 +189,33 @@ class LiveGame:
             self.clock.on_move(now)
         if self.game.outcome:
             self._finish(now)
-        return {"kind": "move", "move": self.game.board.peek().text, "side": side}
+        event = {"kind": "move", "move": self.game.board.peek().text, "side": side}
+        if variants.drafted_turns(self.game.board.variant) and self.game.board.moves_in_turn == 0:
+            event["turn"] = self._last_turn()  # the opponent sees the whole turn arrive
+        return event
+
+    def _last_turn(self) -> list[str]:
+        """The moves of the turn that just ended, in order (`end` included when it ended the turn)."""
+        stack, plies = self.game.board.move_stack, self.move_plies
+        k = len(plies) - 1
+        while k > 0 and plies[k - 1] == plies[-1]:
+            k -= 1
+        return [m.text for m in stack[k:]]
+
+    def _retract(self, side: int, payload: dict, now: int) -> dict:
+        """Take back the last move of the unfinished turn (tiling-rider R12); the clock runs on."""
+        board = self.game.board
+        if not variants.drafted_turns(board.variant):
+            raise ActionError(f"moves cannot be taken back in {board.variant.title}")
+        if side != board.turn:
+            raise ActionError("it is not your turn")
+        if not board.moves_in_turn:
+            raise ActionError("no move of this turn to take back")
+        text = board.pop().text
+        for taken_side, _ in self.taken.pop():  # the last move's captures are the lists' last entries
+            self.captured[taken_side].pop()
+        self.move_plies.pop()
+        return {"kind": "retract", "move": text, "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
         self.game.resign(side)
@@ -323,9 +352,43 @@ class LiveGame:
         move). The parts every viewer shares (the board, the legal moves) are encoded once per
         version and spliced in: the server sends this after every event."""
         to_move, own = self._own_part(viewer, now, colour)
-        shared = self._cached("shared_json", lambda: _compact(self._shared())[1:-1])
+        shared = self._cached("turn_start_json", lambda: _compact(self._turn_start_shared())[1:-1]) \
+            if self._draft_hidden_from(viewer) else self._cached("shared_json", lambda: _compact(self._shared())[1:-1])
         legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
         return f'{{{shared},{_compact(own)[1:-1]},"legal":{legal}}}'
+
+    # -- drafted turns (tiling-rider R12): the unfinished turn is the mover's alone ------------------
+    def _draft_hidden_from(self, viewer: int | None) -> bool:
+        """Does this viewer see the current turn's start instead of the mover's unfinished turn?"""
+        board = self.game.board
+        return (self.row.status == "active" and viewer != board.turn and board.moves_in_turn > 0
+                and variants.drafted_turns(board.variant))
+
+    def visible_event(self, viewer: int | None, event: dict | None) -> dict | None:
+        """The event as this viewer may hear it: the moves and retractions of a drafted turn reach
+        only the mover; the move that ends the turn reaches everyone with the whole turn."""
+        if (event and event.get("kind") in ("move", "retract") and viewer != event.get("side")
+                and variants.drafted_turns(self.game.board.variant) and "turn" not in event):
+            return None
+        return event
+
+    def _turn_start_shared(self) -> dict:
+        """The shared state as the opponent and watchers see a drafted turn: the position at its start."""
+        board = self.game.board
+        start = Board(self.row.variant, board.fen().partition(" | ")[0])
+        kept = max(0, len(board.move_stack) - board.moves_in_turn)
+        earlier = board.move_stack[:kept]
+        last = earlier[-1] if earlier and earlier[-1].from_cell >= 0 else None
+        captured = [list(c) for c in self.captured]
+        for taken in self.taken[kept:]:
+            for side, _ in taken:
+                captured[side].pop()
+        geo = start.geometry
+        return {**self._shared(), "fen": start.fen(), "pieces": {sq: p.symbol() for sq, p in start.pieces().items()},
+                "moves": [m.text for m in earlier], "move_plies": self.move_plies[:kept], "turn_moves": 0,
+                "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
+                "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
+                "captured": captured, **variants.turn_facts(start)}
 
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
@@ -427,6 +490,8 @@ class LiveGame:
             "mode": row.mode, "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
             "prelude": self._prelude_view(),
             "setup_deadline": row.setup_deadline,
+            "drafted_turns": variants.drafted_turns(board.variant),
+            **variants.turn_facts(board),
         }
 
     def _clock_view(self, now: int) -> dict:

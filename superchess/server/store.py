@@ -9,7 +9,7 @@ import secrets
 from pathlib import Path
 
 from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, create_engine,
-                        event, func, insert, inspect, select, text, update)
+                        delete, event, func, insert, inspect, select, text, update)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
@@ -97,6 +97,8 @@ _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termin
 _UPDATE_GAME = update(GameRow.__table__).where(GameRow.__table__.c.id == bindparam("game_id")).values(
     {c: bindparam(c) for c in _MUTABLE_GAME_COLUMNS})
 _INSERT_MOVE = insert(MoveRow.__table__)
+_DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == bindparam("game_id"))
+                                               & (MoveRow.__table__.c.ply == bindparam("ply")))
 
 
 def new_token(nbytes: int = 24) -> str:
@@ -213,18 +215,24 @@ class Store:
     def save_games(self, batch: list[tuple[GameRow, tuple[int, str, int] | None]]) -> None:
         """Write several games' states (and each one's new move, if any) in one transaction: the hub
         groups the events of one moment into one commit. Plain UPDATE and INSERT statements: the
-        rows are already known to exist, so no ORM merge round trip."""
+        rows are already known to exist, so no ORM merge round trip. A new move without text,
+        `(ply, None, at)`, takes back the move at that ply (a retracted move of a drafted turn)."""
         games = []
         moves = []
+        dropped = []
         for row, new_move in batch:
             values = {c: getattr(row, c) for c in _MUTABLE_GAME_COLUMNS}
             values["game_id"] = row.id
             games.append(values)
-            if new_move:
+            if new_move and new_move[1] is None:
+                dropped.append({"game_id": row.id, "ply": new_move[0]})
+            elif new_move:
                 ply, text, at = new_move
                 moves.append({"game_id": row.id, "ply": ply, "text": text, "at": at})
         with self.engine.begin() as conn:
             conn.execute(_UPDATE_GAME, games)
+            if dropped:
+                conn.execute(_DELETE_MOVE, dropped)
             if moves:
                 conn.execute(_INSERT_MOVE, moves)
 

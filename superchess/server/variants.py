@@ -8,9 +8,11 @@ from ..rules import Board
 from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
 from ..rules.variant import VARIANT_NAMES
 
-# a match (with people or the computer) can be created with any of these; Tiling Rider plays through
-# the rules API, CLI and UCI but has no server support or board page yet
-PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard")
+# a match (with people or the computer) can be created with any of these
+PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard", "tilingrider")
+# multi-move variants whose unfinished turn is the mover's draft (tiling-rider R12): the mover may
+# take its moves back, and the opponent and watchers see the turn's start until the turn ends
+DRAFTED_TURNS = frozenset({"tilingrider"})
 # the variants whose pieces the board page names and labels (GET /api/variants/{v}/pieces)
 WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES
 
@@ -27,6 +29,20 @@ def multi_move(variant) -> bool:
     """Does a turn take more than one move (the state then lists each move's captures)?"""
     rule = getattr(variant, "turn_rule", None)
     return rule is not None and rule.max_moves > 1
+
+
+def drafted_turns(variant) -> bool:
+    """Is an unfinished turn private to the mover and retractable (see DRAFTED_TURNS)?"""
+    return variant.name in DRAFTED_TURNS
+
+
+def turn_facts(board) -> dict:
+    """What a board with a per-turn move allowance adds to the state (Tiling Rider): the allowance,
+    the moves left in the turn, and the aggregates formed, each as its four cells and piece letter."""
+    if not hasattr(board, "allowance"):
+        return {}
+    aggregates = [{"cells": list(board.unit_squares(unit)), "piece": piece.symbol()} for unit, piece in board.aggregates()]
+    return {"allowance": board.allowance, "moves_left": board.moves_left, "aggregates": aggregates}
 
 
 def lists_captures(variant) -> bool:

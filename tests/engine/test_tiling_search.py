@@ -2,7 +2,10 @@
 search), and `UCI_Variant tilingrider` answering the next move of its turn."""
 from __future__ import annotations
 
-from superchess.engine.tiling_search import best_turn
+import random
+
+from superchess.engine.play import choose_move
+from superchess.engine.tiling_search import best_turn, board_after
 from superchess.rules import Board
 from superchess.rules import tiling as T
 from superchess.rules.turns import END_TURN
@@ -48,3 +51,20 @@ def test_uci_plays_a_turn_move_by_move(uci):  # noqa: F811
         played.append(move)
     assert len(played) == 4
     assert uci.close() == 0
+
+
+def test_the_server_replay_reaches_the_same_position_as_the_board_and_the_computer_moves_legally():
+    """board_after (what choose_move replays a game with) against pushing every move on the Board:
+    the same position text, through the exact opening turns (R11, R13), turns ended
+    by `end` and turns ended by their last allowed move (4.1)."""
+    rng = random.Random(9)
+    b = Board("tilingrider")
+    while b.fullmove_number < 4:
+        b.push(rng.choice(b.legal_moves))
+        if len(b.move_stack) % 5 == 0 or not b.moves_in_turn:  # mid-turn (slow in exact turns) and at turn ends
+            assert board_after(None, [m.text for m in b.move_stack]).fen() == b.fen()
+    mid = Board("tilingrider", b.fen())  # a start position with an unfinished turn in it
+    text = choose_move("tilingrider", b.fen(), [], None, 1, 10_000, 0)
+    assert text in {m.text for m in mid.legal_moves}
+    mid.push_text(text)
+    assert board_after(b.fen(), [text]).fen() == mid.fen()

@@ -198,6 +198,11 @@ export class BoardView {
   clickSquare(sq) {
     if (!this.interactive || !this.state) return;
     const legal = this._legal();
+    // a selected giant King's destination block stands for its lower-left square (the move's `to`)
+    if (this.selected && !this._movesTo(sq).length) sq = this._blockDests().get(sq) || sq;
+    // a square of a piece drawn over several stands for its lower-left square, unless it is a destination
+    const anchor = this._anchors().get(sq);
+    if (anchor && !(this.selected && this._movesTo(sq).length)) sq = anchor;
     if (this.selected && !this.via && !this.pending && this._viaMoves(sq).length) {
       // the intermediate square of a move that passes one (a Berserker's first capture): its
       // destinations light up; a move straight to that square is then a click on it again
@@ -467,6 +472,99 @@ export class BoardView {
     return this.layout || rectLayout(st.files || 8, st.ranks || 8);
   }
 
+  /** Square -> the lower-left square of the block its piece covers, for pieces the layout draws
+   * over n x n squares (`piece_sizes`, e.g. {"K": 2}); `pieces` names such a piece on every square
+   * of its block (one block per letter). */
+  _anchors() {
+    const sizes = (this.layout && this.layout.piece_sizes) || {};
+    const anchors = new Map();
+    if (!this.state || !Object.keys(sizes).length) return anchors;
+    const cells = new Map(this._layout().cells.map((c) => [c.name, c]));
+    for (const letter of Object.keys(sizes)) {
+      const block = Object.entries(this.state.pieces || {}).filter(([sq, l]) => l === letter && cells.has(sq)).map(([sq]) => sq);
+      if (!block.length) continue;
+      const key = (sq) => [cells.get(sq).y, cells.get(sq).x];
+      const anchor = block.reduce((a, b) => {
+        const [ay, ax] = key(a);
+        const [by, bx] = key(b);
+        return by < ay || (by === ay && bx < ax) ? b : a;
+      });
+      for (const sq of block) anchors.set(sq, anchor);
+    }
+    return anchors;
+  }
+
+  /** For a selected piece drawn over n x n squares: every square of each destination block -> the
+   * block's lower-left square (the move's `to`), so a click anywhere on the block makes the move. */
+  _blockDests() {
+    const blocks = new Map();
+    const anchors = this._anchors();
+    const letter = this.selected && anchors.get(this.selected) === this.selected && this.state.pieces[this.selected];
+    const n = letter ? ((this.layout && this.layout.piece_sizes) || {})[letter] || 1 : 1;
+    if (n < 2) return blocks;
+    const cells = this._layout().cells;
+    const byName = new Map(cells.map((c) => [c.name, c]));
+    for (const m of this._legal()[this.selected] || []) {
+      const to = byName.get(m.to);
+      if (!to) continue;
+      for (const c of cells) {
+        if (c.shape !== 'point' && c.x >= to.x && c.x < to.x + n && c.y >= to.y && c.y < to.y + n) blocks.set(c.name, m.to);
+      }
+    }
+    return blocks;
+  }
+
+  /** SVG rectangle {x, y, width, height} around the named cells. */
+  _box(names, layout) {
+    const cells = new Map(layout.cells.map((c) => [c.name, c]));
+    const xs = [];
+    const ys = [];
+    for (const n of names) {
+      const c = cells.get(n);
+      if (!c) continue;
+      for (const [dx, dy] of [[-1, -1], [1, 1]]) {
+        const [sx, sy] = this._svgAt(c.x + (dx * c.size) / 2, c.y + (dy * c.size) / 2, layout);
+        xs.push(sx);
+        ys.push(sy);
+      }
+    }
+    if (!xs.length) return null;
+    const x = Math.min(...xs);
+    const y = Math.min(...ys);
+    return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+  }
+
+  /** What the layout and state add over the cells: tile borders, aggregates formed (`state.aggregates`,
+   * each its cells) and the pieces drawn over several squares, once each from their lower-left square. */
+  _overlay(layout, anchors) {
+    const st = this.state;
+    const over = svgEl('g', { class: 'overlay' });
+    for (const tile of layout.tiles || []) {
+      const box = this._box(tile, layout);
+      if (box) over.appendChild(svgEl('rect', { class: 'tile-border', ...box }));
+    }
+    for (const agg of st.aggregates || []) {
+      const box = this._box(agg.cells, layout);
+      if (!box) continue;
+      over.appendChild(svgEl('rect', { class: 'aggregate', 'data-cells': agg.cells.join(','), 'data-piece': agg.piece,
+        x: box.x + 6, y: box.y + 6, width: box.width - 12, height: box.height - 12, rx: 14 }));
+    }
+    const sizes = layout.piece_sizes || {};
+    for (const [sq, anchor] of anchors) {
+      if (sq !== anchor) continue;
+      const letter = st.pieces[sq];
+      const block = [...anchors].filter(([, a]) => a === anchor).map(([s]) => s);
+      const box = this._box(block, layout);
+      const n = sizes[letter] || 1;
+      const art = pieceGroup(letter, this.colours[sideOf(letter)], this.pieceSet);
+      art.classList.add('giant');
+      art.setAttribute('data-anchor', anchor);
+      art.setAttribute('transform', `translate(${box.x + 5 * n} ${box.y + 5 * n}) scale(${0.9 * n})`);
+      over.appendChild(art);
+    }
+    return over;
+  }
+
   /** SVG position of a board-unit point (y grows towards Black; flipped turns the board round). */
   _svgAt(x, y, layout) {
     const W = layout.width * S;
@@ -512,11 +610,17 @@ export class BoardView {
     const marks = this.marks;
     if (marks) for (const sq of marks.dests) dests.set(sq, true);
     else if (this.via) for (const m of [...this._viaMoves(this.via), ...this._movesTo(this.via)]) dests.set(m.to, m);
-    else if (this.selected) for (const m of legal[this.selected] || []) dests.set(m.to, m);
+    else if (this.selected) {
+      for (const m of legal[this.selected] || []) dests.set(m.to, m);
+      for (const [sq, to] of this._blockDests()) if (!dests.has(sq)) dests.set(sq, dests.get(to)); // a giant's whole block
+    }
     const vias = new Set(this.selected && !this.via && !marks
       ? (legal[this.selected] || []).filter((m) => m.via && m.via.length).map((m) => m.via[0]) : []);
     const last = st.last_move || null;
     const doomed = new Set((this.pending && this.pending.captures) || []);
+    const anchors = this._anchors();
+    // the King in check: its square, or every square of a giant King's block
+    const checked = anchors.has(st.check) ? (sq) => anchors.get(sq) === anchors.get(st.check) : (sq) => sq === st.check;
     const gid = `sc-check-${this.id}`;
 
     const frag = document.createDocumentFragment();
@@ -538,6 +642,7 @@ export class BoardView {
       const [cx, cy] = this._svgAt(cell.x, cell.y, layout);
       const half = (cell.size * S) / 2;
       const classes = isPoint ? ['square', 'point'] : ['square', (Math.floor(cell.x) + Math.floor(cell.y)) % 2 === 0 ? 'dark' : 'light'];
+      if (cell.tint) classes.push(`tint-${cell.tint}`); // e.g. a Tiling Rider unit's colour
       const g = svgEl('g', { 'data-square': name, transform: `translate(${cx - half} ${cy - half}) scale(${cell.size})` });
       // a highlight covers the cell: the whole square, or the disc of a point
       const cover = (cls) => (isPoint ? svgEl('circle', { class: cls, cx: S / 2, cy: S / 2, r: S / 2 })
@@ -560,7 +665,7 @@ export class BoardView {
         g.appendChild(cover('hl-selected'));
       }
       if (legal[name] && legal[name].length) classes.push('movable');
-      if (st.check === name) {
+      if (st.check && checked(name)) {
         classes.push('check');
         g.appendChild(svgEl('circle', { class: 'hl-check', cx: S / 2, cy: S / 2, r: S * 0.55, fill: `url(#${gid})` }));
       }
@@ -570,9 +675,11 @@ export class BoardView {
         classes.push('piece');
         g.setAttribute('data-piece', letter);
         g.setAttribute('data-side', String(side));
-        const art = pieceGroup(letter, this.colours[side], this.pieceSet);
-        art.setAttribute('transform', 'translate(5 5) scale(0.9)');
-        g.appendChild(art);
+        if (!anchors.has(name)) { // a piece over several squares is drawn once, in the overlay
+          const art = pieceGroup(letter, this.colours[side], this.pieceSet);
+          art.setAttribute('transform', 'translate(5 5) scale(0.9)');
+          g.appendChild(art);
+        }
       }
       if (dests.has(name)) {
         classes.push('dest');
@@ -597,6 +704,7 @@ export class BoardView {
     }
     frag.appendChild(squares);
     frag.appendChild(points);
+    frag.appendChild(this._overlay(layout, anchors));
 
     const coords = svgEl('g', { class: 'coords', 'font-size': M * 0.62, 'aria-hidden': 'true' });
     const label = (text, x, y) => {

@@ -177,6 +177,12 @@ function announce(event, st) {
       if (st.status === 'active') showMessage(`${mine ? 'Done' : 'The prelude is over'}: the game has started.`, 'ok', 5000);
       break;
     }
+    case 'move':
+      // a drafted turn reaches the others whole (Tiling Rider): say what it was
+      if (event.turn && !(player && event.side === you)) {
+        showMessage(`${player ? 'Your opponent' : playerName(st, event.side)} played: ${event.turn.filter((m) => m !== 'end').join(' ')}`, 'info', 8000);
+      }
+      break;
     case 'roster_submitted':
       if (player && event.side !== you) showMessage('Your opponent has submitted their roster.', 'info', 5000);
       if (st.status === 'active') showMessage('Both rosters are in: the game has started.', 'ok', 5000);
@@ -273,6 +279,11 @@ function renderStatus(st) {
       else text = `${turnName} (${sideLabel(st.turn)}) to move.`;
       // a multi-move turn under way (InterGrid): the square move is made, a point move may follow
       if (player && st.turn === st.you && st.turn_moves > 0) text = 'Your turn continues: a point move, or End turn.';
+      // a turn with an allowance (Tiling Rider): up to `moves_left` more moves
+      if (player && st.turn === st.you && st.turn_moves > 0 && st.moves_left !== undefined) {
+        text = `Your turn continues: up to ${st.moves_left} more move${st.moves_left > 1 ? 's' : ''}`
+          + `${st.can_end_turn ? ', or End turn' : ''}; Undo takes a move back.`;
+      }
       if (st.check) text += ' Check!';
       if (st.draw_offer === 0 || st.draw_offer === 1) {
         if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
@@ -332,9 +343,25 @@ function renderActions(st) {
   show('#abort', player && Boolean(st.can_abort));
   // a multi-move turn (InterGrid): after the square move, a point move or "End turn"
   show('#end-turn', player && active && st.turn === st.you && Boolean(st.can_end_turn));
-  const any = ['#end-turn', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
+  // a drafted turn (Tiling Rider, R12): the moves of the unfinished turn can be taken back
+  show('#undo', player && active && st.turn === st.you && Boolean(st.drafted_turns) && st.turn_moves > 0);
+  renderTurnInfo(st);
+  const any = ['#end-turn', '#undo', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
     .some((s) => !$(s).hidden);
   show('#actions', player && any);
+}
+
+/** Variants with a per-turn allowance (Tiling Rider): how many moves the turn may still hold. */
+function renderTurnInfo(st) {
+  const el = $('#turn-info');
+  const visible = st.status === 'active' && typeof st.allowance === 'number';
+  show(el, visible);
+  if (!visible) return;
+  el.dataset.movesLeft = String(st.moves_left);
+  el.dataset.allowance = String(st.allowance);
+  const whose = isPlayer(st) && st.turn === st.you ? 'Your turn' : `${playerName(st, st.turn)}'s turn`;
+  el.textContent = `${whose}: ${st.moves_left} of ${st.allowance} moves left`
+    + (st.aggregates && st.aggregates.length ? ` · ${st.aggregates.length} aggregate${st.aggregates.length > 1 ? 's' : ''} formed` : '');
 }
 
 function renderInvite(st) {
@@ -903,6 +930,7 @@ $('#resign').addEventListener('click', () => {
   if (window.confirm('Resign this game?')) send({ type: 'resign' });
 });
 $('#end-turn').addEventListener('click', () => send({ type: 'move', move: 'end' }));
+$('#undo').addEventListener('click', () => send({ type: 'retract' }));
 $('#offer-draw').addEventListener('click', () => send({ type: 'offer_draw' }));
 $('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }));
 $('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));
