@@ -1,10 +1,14 @@
-"""A small search for InterGrid Chess (not on the core yet, so the core's `Searcher` cannot play it).
+"""The InterGrid search, on the core position (`rules/layered_position.py`: make/unmake of int moves).
 
-Alpha-beta over the reference module's states, a turn searched as its two parts: at a turn start the
-square moves, below each of them the point moves and the end of the turn, with the same side to move
-and the same window (no sign change inside a turn); the score changes sign when the turn passes.
-Depth counts whole turns; iterative deepening until the time or depth limit or the stop flag.
-Evaluation: material over both layers, from the side to move.
+Alpha-beta with a turn searched as its two parts: at a turn start the square moves, below each of
+them the point moves and the end of the turn, with the same side to move and the same window (no
+sign change inside a turn); the score changes sign when the turn passes. A turn whose end leaves the
+mover's King attacked is skipped (R7: check is judged at the end of the turn); a node with no legal
+continuation is mate or stalemate at a turn start. Depth counts whole turns; iterative deepening,
+the previous iteration's line searched first, captures before quiet moves.
+Evaluation: per (piece, cell) tables (`piece_square`): material plus a mobility term (the piece's
+destinations from that cell on an empty board, from the move tables, minus its average) and pawn
+advancement, summed over both layers from the side to move.
 """
 from __future__ import annotations
 
@@ -12,16 +16,22 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ..rules import intergrid as ig
-from ..rules.intergrid_board import IntergridBoard
-from ..rules.turns import END_TURN, TurnSearch
+from ..rules.encoding import CELL_MASK, MAX_CODE, TO_SHIFT, code_of
+from ..rules.intergrid_board import IntergridBoard, move_text
+from ..rules.layered_position import LayeredPosition
+from ..rules.layered_tables import layered_tables
+from ..rules.turns import END_TURN
 from .timing import uci_think_ms
 
 MATE = 100_000
 MAX_TURNS = 8
 DEFAULT_MOVETIME_MS = 1000
 VALUES = {"P": 100, "N": 330, "B": 320, "R": 500, "Q": 900, "K": 0}
+MOBILITY_CP = 3      # per destination above the piece's average on an empty board
+PAWN_STEP_CP = 6     # per row advanced from the pawn's start row
+END = -1             # the end-of-turn move in a line
 
 
 class _Stop(Exception):
@@ -36,18 +46,40 @@ class TurnResult:
     nodes: int
 
 
-def evaluate(state: ig.State) -> int:
-    """Material of both layers, from the side to move's point of view."""
-    total = 0
-    for cell in state.squares + state.points:
-        if cell is not None:
-            total += VALUES[cell.upper()] if cell.isupper() else -VALUES[cell.upper()]
-    return total if state.turn == "w" else -total
+@lru_cache(maxsize=4)
+def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
+    """value[code][cell] in centipawns, positive for Player 1: material, mobility, pawn advance."""
+    t = layered_tables(variant_name)
+    geo = t.geometry
+    out = [[0] * (t.size + 1) for _ in range(MAX_CODE)]
+    for side in (0, 1):
+        for ti, (pt, layer) in enumerate(zip(t.variant.pieces, t.variant.layers), 1):
+            code = code_of(side, ti)
+            cells = [c for c in range(t.size) if geo.layer[c] == layer]
+            mobility = {c: sum(len(e) if kind < 6 or kind > 8 else sum(len(r) for r in e)
+                               for kind, e in t.gen[code][c]) for c in cells}
+            average = sum(mobility.values()) / len(cells)
+            height = geo.dims[layer][1]
+            for c in cells:
+                v = VALUES[pt.letter] + MOBILITY_CP * (mobility[c] - average) * (not pt.pawn)
+                if pt.pawn:
+                    row = geo.coords[c][1] if side == 0 else height - 1 - geo.coords[c][1]
+                    v += PAWN_STEP_CP * max(0, row - 1)
+                out[code][c] = round(v) if side == 0 else -round(v)
+    return out
+
+
+def evaluate(pos: LayeredPosition) -> int:
+    """The piece-square sum over both layers, from the side to move's point of view."""
+    table = piece_square(pos.variant.name)
+    board = pos.board
+    total = sum(table[board[c]][c] for side in (0, 1) for c in pos.occ[side])
+    return -total if pos.side else total
 
 
 class _Searcher:
-    def __init__(self, turns: TurnSearch, deadline: float | None, stop: threading.Event | None) -> None:
-        self.turns = turns
+    def __init__(self, pos: LayeredPosition, deadline: float | None, stop: threading.Event | None) -> None:
+        self.pos = pos
         self.deadline = deadline
         self.stop = stop
         self.nodes = 0
@@ -58,47 +90,57 @@ class _Searcher:
                                      or (self.stop is not None and self.stop.is_set())):
             raise _Stop
 
-    def children(self, state: ig.State, made: int) -> list[tuple[str, ig.State, bool]]:
-        """(text, child state, whether the turn passed) for each legal continuation, best first by
-        material."""
-        model = self.turns.model
-        mover = 0 if state.turn == "w" else 1
-        moves, may_end = self.turns.continuations(state, made, mover)
-        out = []
-        for m in moves:
-            child = model.play(state, m)
-            if made + 1 >= self.turns.rule.max_moves:
-                child = model.end_turn(child)
-            out.append((m.text(), child, child.turn != state.turn))
-        if may_end:
-            out.append((END_TURN, model.end_turn(state), True))
-        out.sort(key=lambda c: -evaluate(c[1]) if c[2] else evaluate(c[1]), reverse=True)
-        return out
+    def _ordered(self, made: int, pv: list[int]) -> list[int]:
+        """The moves that may continue the turn (`END` when it may stop), the line's move first,
+        then captures, then the rest."""
+        pos = self.pos
+        board = pos.board
+        moves = pos.moves() if min(pos.kings) >= 0 else []  # a King taken: only the end (R7)
+        moves.sort(key=lambda m: not board[(m >> TO_SHIFT) & CELL_MASK])
+        if made:
+            moves.append(END)
+        if pv and pv[0] in moves:
+            moves.remove(pv[0])
+            moves.insert(0, pv[0])
+        return moves
 
-    def search(self, state: ig.State, made: int, turns_left: int, alpha: int, beta: int,
-               ply: int) -> tuple[int, list[str]]:
-        """(score for the side to move in `state`, best line)."""
+    def search(self, made: int, turns_left: int, alpha: int, beta: int, ply: int,
+               pv: list[int]) -> tuple[int | None, list[int]]:
+        """(score for the side to move, best line); score None when no legal completion of the
+        turn exists from here (mid-turn only)."""
         self._check()
+        pos = self.pos
         if made == 0:
-            if state.king(state.turn) is None:
+            if pos.kings[pos.side] < 0:
                 return -MATE + ply, []  # the King was taken within the last turn (R7)
             if turns_left == 0:
-                return evaluate(state), []
-        kids = self.children(state, made)
-        if not kids:
-            return (-MATE + ply if ig.is_check(state) else 0), []
-        best, line = -MATE * 2, []
-        for text, child, passed in kids:
-            if passed:
-                score, sub = self.search(child, 0, turns_left - 1, -beta, -alpha, ply + 1)
-                score = -score
+                return evaluate(pos), []
+        mover = pos.side
+        best, line = None, []
+        for m in self._ordered(made, pv):
+            sub_pv = pv[1:] if pv and pv[0] == m else []
+            if m != END:
+                pos.make(m)
+            if m == END or made + 1 >= 2:  # the turn ends: judged here (R7)
+                pos.end_turn()
+                score = None
+                if pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover):
+                    score, sub = self.search(0, turns_left - 1, -beta, -alpha, ply + 1, sub_pv)
+                    score = -score
+                pos.unmake()
             else:
-                score, sub = self.search(child, made + 1, turns_left, alpha, beta, ply + 1)
-            if score > best:
-                best, line = score, [text] + sub
+                score, sub = self.search(made + 1, turns_left, alpha, beta, ply + 1, sub_pv)
+            if m != END:
+                pos.unmake()
+            if score is None:
+                continue
+            if best is None or score > best:
+                best, line = score, [m] + sub
             alpha = max(alpha, score)
             if alpha >= beta:
                 break
+        if best is None and made == 0:
+            return (-MATE + ply if pos.king_attacked(pos.side) else 0), []
         return best, line
 
 
@@ -109,16 +151,18 @@ def best_turn(board: IntergridBoard, max_turns: int = 2, movetime_ms: float | No
     iterative deepening over whole turns; `info(result, seconds)` after each finished depth."""
     t0 = time.monotonic()
     deadline = t0 + movetime_ms / 1000 if movetime_ms is not None else None
-    searcher = _Searcher(board.turn_search, deadline, stop)
-    state, made = board.reference_state, board.moves_in_turn
     legal = [m.text for m in board.legal_moves]
+    made = board.moves_in_turn
+    searcher = _Searcher(board.position, deadline, stop)  # the board's next use undoes what is left
     result = TurnResult(legal[:1], 0, 0, 0)
+    pv: list[int] = []
     for depth in range(1, max_turns + 1):
         try:
-            score, line = searcher.search(state, made, depth, -MATE * 2, MATE * 2, 0)
+            score, pv = searcher.search(made, depth, -MATE * 2, MATE * 2, 0, pv)
         except _Stop:
             break
-        result = TurnResult(line or legal[:1], score, depth, searcher.nodes)
+        line = [END_TURN if m == END else move_text(m) for m in pv]
+        result = TurnResult(line or legal[:1], score or 0, depth, searcher.nodes)
         if info:
             info(result, time.monotonic() - t0)
         if abs(score) > MATE // 2:

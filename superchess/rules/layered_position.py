@@ -195,6 +195,10 @@ class LayeredPosition:
         self.phase = phase
         self.kings[0], self.kings[1] = k0, k1
 
+    def redo(self, entry: tuple) -> None:
+        """Play again a stack entry that `unmake` took back."""
+        self.end_turn() if entry[0] == END else self.make(entry[0])
+
     def changes(self, m: int) -> list[tuple[int, int, int]]:
         """Every cell move `m` changes, enclosures included: (cell, code before, code after)."""
         before = list(self.board)
