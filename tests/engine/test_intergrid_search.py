@@ -4,7 +4,7 @@ from __future__ import annotations
 from superchess.engine.intergrid_search import MATE, best_turn
 from superchess.engine.play import choose_move
 from superchess.rules import Board
-from superchess.rules import intergrid as ig
+from tests.rules import intergrid_reference as ig
 from tests.rules.test_intergrid import pos
 
 
