@@ -73,15 +73,15 @@ class LayeredPosition:
                    (z[self.ep[POINTS]] if self.ep[POINTS] >= 0 else 0)
         return sum(z[e] for e in self.ep if e >= 0 and self._ep_reach(e, self.side))
 
-    def _ep_reach(self, e: int, by: int) -> bool:
-        """Can a pawn of `by` capture en passant onto `e` (pseudo-legally)?"""
+    def _ep_reach(self, e: int, by: int, exclude: int = -1) -> bool:
+        """Can a pawn of `by` (not the one on `exclude`) capture en passant onto `e` (pseudo-legally)?"""
         board = self.board
         t = self.tables
         if board[e]:
             return False
         for a, code, victim, b1, b2 in t.reach_ep[by][e]:
             v = board[victim]
-            if board[a] == code and v and t.enemy[by][v] and t.pawn[v] and not (board[b1] and board[b2]):
+            if board[a] == code and a != exclude and v and t.enemy[by][v] and t.pawn[v] and not (board[b1] and board[b2]):
                 return True
         return False
 
@@ -248,7 +248,7 @@ class LayeredPosition:
                 if not own[p] and self.reaches(c, by, CAPTURE, o):
                     return True
             elif self.reaches(c, by, QUIET, o) or (c == self.ep[POINTS] and by == self.side
-                                                   and self._ep_reach(c, by)):
+                                                   and self._ep_reach(c, by, o)):
                 return True
         return False
 
