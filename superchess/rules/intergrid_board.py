@@ -88,6 +88,9 @@ def move_text(m: int) -> str:
     return text
 
 
+_MOVES: dict[int, Move] = {}  # move integer -> public Move (immutable, shared by all boards)
+
+
 class IntergridBoard(TurnBoard):
     """An InterGrid game position with its move history (the python-chess-like public API). Legal
     moves are sorted by text: square moves at a turn's start, then point moves, then `end`."""
@@ -112,9 +115,12 @@ class IntergridBoard(TurnBoard):
         return state.get().side
 
     def _public(self, m: int) -> Move:
-        promo = 0 if m & CASTLE else (m >> PROMO_SHIFT) & PROMO_MASK
-        return Move(m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK,
-                    _RULES.pieces[promo - 1].letter if promo else None, move_text(m), m)
+        mv = _MOVES.get(m)
+        if mv is None:  # built once per move integer
+            promo = 0 if m & CASTLE else (m >> PROMO_SHIFT) & PROMO_MASK
+            mv = _MOVES[m] = Move(m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK,
+                                  _RULES.pieces[promo - 1].letter if promo else None, move_text(m), m)
+        return mv
 
     def _reference(self, mv: Move) -> int:
         return mv.code

@@ -33,3 +33,17 @@ def test_choose_move_plays_intergrid_through_the_servers_entry_point():
     board.push_text("e2e4")
     text = choose_move("intergrid", None, ["e2e4"], None, 1, 60_000, 0)
     assert text in {m.text for m in board.legal_moves}
+
+
+def test_evaluation_is_symmetric_and_rewards_mobility():
+    """The piece-square evaluation: 0 in the (mirror-symmetric) start array (intergrid 2) for either
+    side to move; a Knight in the centre is worth more than one in the corner."""
+    from superchess.engine.intergrid_search import evaluate
+    start = Board("intergrid")
+    assert evaluate(start.position) == 0
+    start.push_turn("e2e4")
+    start.push_turn("e7e5")
+    assert evaluate(start.position) == 0
+    centre = Board("intergrid", ig.fen(pos({"d4": "N", "a1": "K", "h8": "k"})))
+    corner = Board("intergrid", ig.fen(pos({"h1": "N", "a1": "K", "h8": "k"})))
+    assert evaluate(centre.position) > evaluate(corner.position) > 0

@@ -224,3 +224,25 @@ def test_layers_of_the_piece_types_are_data():
     assert square_letters == list("KQRBNP") and point_letters == list("QRBNP")
     with pytest.raises(ValueError):
         parse_layered_fen(ig.START_FEN.replace("1NBRQRNB1", "1NBRKRNB1"))
+
+
+# =========================================================================== properties (Board)
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 25))
+def test_no_legal_turn_ends_with_the_movers_king_attacked(seed, turns):
+    """intergrid 5, R7: every turn the board accepts ends with the mover's King unattacked (or the
+    enemy King taken); every legal move's text parses back to it (1.1)."""
+    from superchess.rules import Board
+    rng = random.Random(seed)
+    b = Board("intergrid")
+    for _ in range(turns):
+        if b.outcome() is not None:
+            break
+        mover = b.turn
+        while b.turn == mover:
+            legal = b.legal_moves
+            assert all(b.parse_move(mv.text) == mv for mv in legal)
+            b.push(rng.choice(legal))
+        king = b.king(mover)
+        assert b.king(1 - mover) is None or not b.is_attacked_by(1 - mover, king)
