@@ -22,7 +22,7 @@ from ..rules.encoding import CELL_MASK, MAX_CODE, TO_SHIFT, code_of
 from ..rules.intergrid_board import IntergridBoard, move_text
 from ..rules.layered_position import LayeredPosition
 from ..rules.layered_tables import layered_tables
-from ..rules.turns import END_TURN
+from ..rules.turns import END_TURN, TURN_RULES
 from .timing import uci_think_ms
 
 MATE = 100_000
@@ -32,6 +32,9 @@ VALUES = {"P": 100, "N": 330, "B": 320, "R": 500, "Q": 900, "K": 0}
 MOBILITY_CP = 3      # per destination above the piece's average on an empty board
 PAWN_STEP_CP = 6     # per row advanced from the pawn's start row
 END = -1             # the end-of-turn move in a line
+KILLERS = 2          # quiet refutations remembered per ply
+TABLE_LIMIT = 1 << 20
+TURN_MOVES = TURN_RULES["one_then_optional"].max_moves  # the square move and the point move (R8)
 
 
 class _Stop(Exception):
@@ -69,6 +72,17 @@ def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
     return out
 
 
+@lru_cache(maxsize=4)
+def piece_value(variant_name: str = "intergrid") -> list[int]:
+    """Material per piece code (for ordering captures)."""
+    t = layered_tables(variant_name)
+    out = [0] * MAX_CODE
+    for code in range(MAX_CODE):
+        if t.symbol[code]:
+            out[code] = VALUES[t.symbol[code].upper()]
+    return out
+
+
 def evaluate(pos: LayeredPosition) -> int:
     """The piece-square sum over both layers, from the side to move's point of view."""
     table = piece_square(pos.variant.name)
@@ -83,6 +97,10 @@ class _Searcher:
         self.deadline = deadline
         self.stop = stop
         self.nodes = 0
+        self.best_move: dict[int, int] = {}  # position hash -> the best move found there (ordering only)
+        self.killers: dict[int, list[int]] = {}
+        self.history: dict[int, int] = {}
+        self.values = [abs(v) for v in piece_value(pos.variant.name)]
 
     def _check(self) -> None:
         self.nodes += 1
@@ -90,19 +108,41 @@ class _Searcher:
                                      or (self.stop is not None and self.stop.is_set())):
             raise _Stop
 
-    def _ordered(self, made: int, pv: list[int]) -> list[int]:
-        """The moves that may continue the turn (`END` when it may stop), the line's move first,
-        then captures, then the rest."""
+    def _ordered(self, made: int, ply: int, pv: list[int]) -> list[int]:
+        """The moves that may continue the turn (`END` when it may stop): the previous iteration's
+        move, the hash move, captures by the victim's value, the killers of this ply, then by
+        history."""
         pos = self.pos
         board = pos.board
         moves = pos.moves() if min(pos.kings) >= 0 else []  # a King taken: only the end (R7)
-        moves.sort(key=lambda m: not board[(m >> TO_SHIFT) & CELL_MASK])
         if made:
             moves.append(END)
-        if pv and pv[0] in moves:
-            moves.remove(pv[0])
-            moves.insert(0, pv[0])
+        first = [m for m in (pv[0] if pv else None, self.best_move.get(pos.hash)) if m is not None]
+        killers = self.killers.get(ply, ())
+        history = self.history
+        values = self.values
+
+        def rank(m: int) -> int:
+            if m in first:
+                return -10**9 + first.index(m)
+            victim = board[(m >> TO_SHIFT) & CELL_MASK] if m != END else 0
+            if victim:
+                return -10**8 - values[victim]
+            if m in killers:
+                return -10**7
+            return -history.get(m, 0)
+        moves.sort(key=rank)
         return moves
+
+    def _cutoff(self, m: int, ply: int, turns_left: int) -> None:
+        """A quiet move (or `end`) that refuted: a killer of its ply, and history by depth."""
+        if m != END and self.pos.board[(m >> TO_SHIFT) & CELL_MASK]:
+            return
+        killers = self.killers.setdefault(ply, [])
+        if m not in killers:
+            killers.insert(0, m)
+            del killers[KILLERS:]
+        self.history[m] = self.history.get(m, 0) + turns_left * turns_left
 
     def search(self, made: int, turns_left: int, alpha: int, beta: int, ply: int,
                pv: list[int]) -> tuple[int | None, list[int]]:
@@ -116,12 +156,13 @@ class _Searcher:
             if turns_left == 0:
                 return evaluate(pos), []
         mover = pos.side
+        key = pos.hash
         best, line = None, []
-        for m in self._ordered(made, pv):
+        for m in self._ordered(made, ply, pv):
             sub_pv = pv[1:] if pv and pv[0] == m else []
             if m != END:
                 pos.make(m)
-            if m == END or made + 1 >= 2:  # the turn ends: judged here (R7)
+            if m == END or made + 1 >= TURN_MOVES:  # the turn ends: judged here (R7)
                 pos.end_turn()
                 score = None
                 if pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover):
@@ -138,7 +179,12 @@ class _Searcher:
                 best, line = score, [m] + sub
             alpha = max(alpha, score)
             if alpha >= beta:
+                self._cutoff(m, ply, turns_left)
                 break
+        if line:
+            if len(self.best_move) >= TABLE_LIMIT:
+                self.best_move.clear()
+            self.best_move[key] = line[0]
         if best is None and made == 0:
             return (-MATE + ply if pos.king_attacked(pos.side) else 0), []
         return best, line
