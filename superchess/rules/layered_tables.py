@@ -82,7 +82,7 @@ class LayeredTables:
         height = geo.dims[layer][1]
         fwd = 1 if side == 0 else -1
         last_row = height - 1 if side == 0 else 0
-        x0, y0 = geo.coords[s]
+        y0 = geo.coords[s][1]
         own_rank = (y0 if fwd == 1 else height - 1 - y0) + 1
         groups: dict[int, list] = {}
         ep_entries = []
@@ -170,12 +170,13 @@ class LayeredTables:
         self.castles: list[list[tuple]] = [[], []]
         self.castle_entries: list[tuple] = []
         self.castle_keep = [-1] * (self.size + 1)
+        def mirror(cell: int, side: int) -> int:
+            x, y = geo.coords[cell]
+            return cell if side == 0 else geo.cell(SQUARES, x, geo.ranks - 1 - y)
+
         for side in (0, 1):
             for c in self.variant.castling:
-                def mirror(cell: int) -> int:
-                    x, y = geo.coords[cell]
-                    return cell if side == 0 else geo.cell(SQUARES, x, geo.ranks - 1 - y)
-                kf, kt, rf, rt = (mirror(x) for x in (*c.king, *c.rook))
+                kf, kt, rf, rt = (mirror(x, side) for x in (*c.king, *c.rook))
                 files = range(min(kf, kt, rf, rt), max(kf, kt, rf, rt) + 1)
                 empty = tuple(x for x in files if x not in (kf, rf))
                 kstep = 1 if kt > kf else -1

@@ -24,7 +24,7 @@ class StackPosition(Protocol):
 
 
 class Cursor:
-    __slots__ = ("position", "depth", "hash")
+    __slots__ = ("depth", "hash", "position")
 
     def __init__(self, position: StackPosition) -> None:
         self.position = position
