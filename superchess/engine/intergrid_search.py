@@ -34,6 +34,7 @@ PAWN_STEP_CP = 6     # per row advanced from the pawn's start row
 END = -1             # the end-of-turn move in a line
 KILLERS = 2          # quiet refutations remembered per ply
 TABLE_LIMIT = 1 << 20
+EXACT, LOWER, UPPER = range(3)  # what a stored score is: the value, at least it, at most it
 TURN_MOVES = TURN_RULES["one_then_optional"].max_moves  # the square move and the point move (R8)
 
 
@@ -91,13 +92,23 @@ def evaluate(pos: LayeredPosition) -> int:
     return -total if pos.side else total
 
 
+def _to_table(score: int, ply: int) -> int:
+    """Mate scores stored as distance from the node, not from the root."""
+    return score + ply if score > MATE // 2 else (score - ply if score < -MATE // 2 else score)
+
+
+def _from_table(score: int, ply: int) -> int:
+    return score - ply if score > MATE // 2 else (score + ply if score < -MATE // 2 else score)
+
+
 class _Searcher:
     def __init__(self, pos: LayeredPosition, deadline: float | None, stop: threading.Event | None) -> None:
         self.pos = pos
         self.deadline = deadline
         self.stop = stop
         self.nodes = 0
-        self.best_move: dict[int, int] = {}  # position hash -> the best move found there (ordering only)
+        # position hash -> (turns searched, score, bound, best move)
+        self.table: dict[int, tuple[int, int, int, int]] = {}
         self.killers: dict[int, list[int]] = {}
         self.history: dict[int, int] = {}
         self.values = [abs(v) for v in piece_value(pos.variant.name)]
@@ -108,7 +119,7 @@ class _Searcher:
                                      or (self.stop is not None and self.stop.is_set())):
             raise _Stop
 
-    def _ordered(self, made: int, ply: int, pv: list[int]) -> list[int]:
+    def _ordered(self, made: int, ply: int, pv: list[int], hash_move: int | None) -> list[int]:
         """The moves that may continue the turn (`END` when it may stop): the previous iteration's
         move, the hash move, captures by the victim's value, the killers of this ply, then by
         history."""
@@ -117,7 +128,7 @@ class _Searcher:
         moves = pos.moves() if min(pos.kings) >= 0 else []  # a King taken: only the end (R7)
         if made:
             moves.append(END)
-        first = [m for m in (pv[0] if pv else None, self.best_move.get(pos.hash)) if m is not None]
+        first = [m for m in (pv[0] if pv else None, hash_move) if m is not None]
         killers = self.killers.get(ply, ())
         history = self.history
         values = self.values
@@ -157,8 +168,14 @@ class _Searcher:
                 return evaluate(pos), []
         mover = pos.side
         key = pos.hash
+        entry = self.table.get(key)
+        if entry is not None and ply and entry[0] >= turns_left:
+            score = _from_table(entry[1], ply)
+            if (entry[2] == LOWER and score >= beta) or (entry[2] == UPPER and score <= alpha):
+                return score, []
+        alpha0 = alpha
         best, line = None, []
-        for m in self._ordered(made, ply, pv):
+        for m in self._ordered(made, ply, pv, entry[3] if entry else None):
             sub_pv = pv[1:] if pv and pv[0] == m else []
             if m != END:
                 pos.make(m)
@@ -181,11 +198,12 @@ class _Searcher:
             if alpha >= beta:
                 self._cutoff(m, ply, turns_left)
                 break
-        if line:
-            if len(self.best_move) >= TABLE_LIMIT:
-                self.best_move.clear()
-            self.best_move[key] = line[0]
-        if best is None and made == 0:
+        if best is not None:
+            if len(self.table) >= TABLE_LIMIT:
+                self.table.clear()
+            flag = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
+            self.table[key] = (turns_left, _to_table(best, ply), flag, line[0])
+        elif made == 0:
             return (-MATE + ply if pos.king_attacked(pos.side) else 0), []
         return best, line
 
