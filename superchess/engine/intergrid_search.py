@@ -22,6 +22,7 @@ from ..rules.encoding import CELL_MASK, MAX_CODE, TO_SHIFT, code_of
 from ..rules.intergrid_board import IntergridBoard, move_text
 from ..rules.layered_position import LayeredPosition
 from ..rules.layered_tables import layered_tables
+from ..rules.tables import RAY_C, RAY_MC
 from ..rules.turns import END_TURN, TURN_RULES
 from .timing import uci_think_ms
 
@@ -60,7 +61,7 @@ def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
         for ti, (pt, layer) in enumerate(zip(t.variant.pieces, t.variant.layers), 1):
             code = code_of(side, ti)
             cells = [c for c in range(t.size) if geo.layer[c] == layer]
-            mobility = {c: sum(len(e) if kind < 6 or kind > 8 else sum(len(r) for r in e)
+            mobility = {c: sum(sum(len(r) for r in e) if RAY_MC <= kind <= RAY_C else len(e)
                                for kind, e in t.gen[code][c]) for c in cells}
             average = sum(mobility.values()) / len(cells)
             height = geo.dims[layer][1]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .encoding import CASTLE, CELL_MASK, DOUBLE, EP, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
 from .layered_geometry import POINTS, SQUARES
-from .layered_tables import (CAPTURE, EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, PATH_C, PATH_M, QUIET, RAY_C,
-                             RAY_M, RAY_MC, layered_tables)
+from .layered_tables import CAPTURE, QUIET, layered_tables
+from .tables import EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, PAT_C, PAT_M, RAY_C, RAY_M, RAY_MC
 
 END = -1  # the end-of-turn entry on the stack
 
@@ -315,10 +315,10 @@ class LayeredPosition:
                         if t_ == ep and not board[t_] and v and enemy[v] and pawn[v] \
                                 and not (board[b1] and board[b2]):
                             append(m)
-                elif kind <= PATH_C:
+                elif kind <= PAT_C:
                     for t_, m, between, bars in entries:
                         p = board[t_]
-                        if (p and (kind == PATH_M or not enemy[p])) or (not p and kind == PATH_C):
+                        if (p and (kind == PAT_M or not enemy[p])) or (not p and kind == PAT_C):
                             continue
                         if any(board[b] for b in between) or any(board[b1] and board[b2] for b1, b2 in bars):
                             continue

@@ -16,14 +16,9 @@ from functools import lru_cache
 from .encoding import CASTLE, DOUBLE, EP, MAX_CODE, PROMO_SHIFT, TO_SHIFT, code_of
 from .layered_geometry import SQUARES
 from .layered_variant import LayeredVariant, get_layered_variant
+from .tables import EP_CAPTURE, LEAP_MC, PAT_MC, RAY_MC, _mode_offset  # the group kinds of tables.py
 
-# group kinds x mode (move+capture, move only, capture only)
-LEAP_MC, LEAP_M, LEAP_C, PATH_MC, PATH_M, PATH_C, RAY_MC, RAY_M, RAY_C, EP_CAPTURE = range(10)
 CAPTURE, QUIET = 0, 1  # the two reverse tables: onto an occupied cell, onto an empty one
-
-
-def _mode(move: bool, capture: bool) -> int:
-    return 0 if (move and capture) else (1 if move else 2)
 
 
 class LayeredTables:
@@ -101,7 +96,7 @@ class LayeredTables:
         for comp in pt.movement:
             if comp.ranks and own_rank not in comp.ranks:
                 continue
-            mode = _mode(comp.move, comp.capture)
+            mode = _mode_offset(comp.move, comp.capture)
             for shape in comp.shapes:
                 dx, dy = shape.target[0], shape.target[1] * fwd
                 if shape.slide_range:
@@ -126,7 +121,7 @@ class LayeredTables:
                     cells = (s,) + between
                     ux, uy = (dx // (len(between) + 1), dy // (len(between) + 1))
                     bars = tuple(self._bar(c, ux, uy) for c in cells)
-                    groups.setdefault(PATH_MC + mode, []).extend((t, m, between, bars) for m in encoded(t, double))
+                    groups.setdefault(PAT_MC + mode, []).extend((t, m, between, bars) for m in encoded(t, double))
                     add_reach(t, comp, ("path", s, between, bars))
                     continue
                 b1, b2 = self._bar(s, dx, dy)
