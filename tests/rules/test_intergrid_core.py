@@ -246,3 +246,28 @@ def test_no_legal_turn_ends_with_the_movers_king_attacked(seed, turns):
             b.push(rng.choice(legal))
         king = b.king(mover)
         assert b.king(1 - mover) is None or not b.is_attacked_by(1 - mover, king)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**9))
+def test_board_on_one_position_agrees_with_a_replay_after_any_push_pop_sequence(seed):
+    """Cursors: pushes, pops (within a turn too, R8), listings, captures and mid-turn texts on one
+    make/unmake position leave the board where a fresh replay of its moves is."""
+    from superchess.rules import Board
+    rng = random.Random(seed)
+    b = Board("intergrid")
+    for _ in range(40):
+        legal = b.legal_moves
+        if legal and (not b.move_stack or rng.random() < 0.7):
+            mv = rng.choice(legal)
+            b.captures(mv)
+            b.push(mv)
+        else:
+            b.pop()
+        if rng.random() < 0.3:
+            replay = Board("intergrid")
+            for mv in b.move_stack:
+                replay.push(mv)
+            assert (b.fen(), [m.text for m in b.legal_moves], b.pieces()) == \
+                (replay.fen(), [m.text for m in replay.legal_moves], replay.pieces())
+            assert Board("intergrid", b.fen()).fen() == b.fen()
