@@ -71,7 +71,11 @@ class LayeredPosition:
         if self.phase:
             return (z[self.ep[SQUARES]] if self.ep[SQUARES] >= 0 else 0) ^ \
                    (z[self.ep[POINTS]] if self.ep[POINTS] >= 0 else 0)
-        return sum(z[e] for e in self.ep if e >= 0 and self._ep_reach(e, self.side))
+        key = 0
+        for e in self.ep:
+            if e >= 0 and self._ep_reach(e, self.side):
+                key ^= z[e]
+        return key
 
     def _ep_reach(self, e: int, by: int, exclude: int = -1) -> bool:
         """Can a pawn of `by` (not the one on `exclude`) capture en passant onto `e` (pseudo-legally)?"""
