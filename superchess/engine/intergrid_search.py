@@ -113,6 +113,15 @@ class _Searcher:
         self.killers: dict[int, list[int]] = {}
         self.history: dict[int, int] = {}
         self.values = [abs(v) for v in piece_value(pos.variant.name)]
+        self.piece_square = piece_square(pos.variant.name)
+        self.material = evaluate(pos) * (-1 if pos.side else 1)  # Player 1's view, kept by make/unmake
+
+    def _delta(self) -> int:
+        """How the last move changed the piece-square sum (Player 1's view): its cell changes, the
+        enclosures included (each cell changes once per move)."""
+        board = self.pos.board
+        table = self.piece_square
+        return sum(table[board[c]][c] - table[old][c] for c, old in self.pos.stack[-1][-1])
 
     def _check(self) -> None:
         self.nodes += 1
@@ -166,7 +175,7 @@ class _Searcher:
             if pos.kings[pos.side] < 0:
                 return -MATE + ply, []  # the King was taken within the last turn (R7)
             if turns_left == 0:
-                return evaluate(pos), []
+                return (-self.material if pos.side else self.material), []
         mover = pos.side
         key = pos.hash
         entry = self.table.get(key)
@@ -178,8 +187,11 @@ class _Searcher:
         best, line = None, []
         for m in self._ordered(made, ply, pv, entry[3] if entry else None):
             sub_pv = pv[1:] if pv and pv[0] == m else []
+            delta = 0
             if m != END:
                 pos.make(m)
+                delta = self._delta()
+                self.material += delta
             if m == END or made + 1 >= TURN_MOVES:  # the turn ends: judged here (R7)
                 pos.end_turn()
                 score = None
@@ -191,6 +203,7 @@ class _Searcher:
                 score, sub = self.search(made + 1, turns_left, alpha, beta, ply + 1, sub_pv)
             if m != END:
                 pos.unmake()
+                self.material -= delta
             if score is None:
                 continue
             if best is None or score > best:

@@ -47,3 +47,27 @@ def test_evaluation_is_symmetric_and_rewards_mobility():
     centre = Board("intergrid", ig.fen(pos({"d4": "N", "a1": "K", "h8": "k"})))
     corner = Board("intergrid", ig.fen(pos({"h1": "N", "a1": "K", "h8": "k"})))
     assert evaluate(centre.position) > evaluate(corner.position) > 0
+
+
+def test_incremental_evaluation_follows_every_cell_change():
+    """The search keeps the piece-square sum by each move's cell changes (enclosures included,
+    intergrid 4): along random turns it equals the sum computed from scratch."""
+    import random
+
+    from superchess.engine.intergrid_search import _Searcher, evaluate
+    rng = random.Random(5)
+    b = Board("intergrid")
+    pos = b.position
+    searcher = _Searcher(pos, None, None)
+    for _ in range(40):
+        moves = pos.moves()
+        if not moves or min(pos.kings) < 0:
+            break
+        pos.make(rng.choice(moves))  # the square move
+        searcher.material += searcher._delta()
+        points = pos.moves()
+        if points and rng.random() < 0.8:  # then a point move, or none (R8)
+            pos.make(rng.choice(points))
+            searcher.material += searcher._delta()
+        pos.end_turn()
+        assert searcher.material == evaluate(pos) * (-1 if pos.side else 1)
