@@ -28,11 +28,11 @@ class LayeredVariant:
     repetition: int
     move_rule: int  # turns without capture or pawn move
     arrival_captures: hooks.ArrivalCaptures
-    _by_letter: dict = field(default_factory=dict, compare=False, repr=False)
+    by_letter: dict[tuple[int, str], int] = field(compare=False, repr=False)  # (layer, letter) -> index
 
     def type_index(self, layer: int, letter: str) -> int:
         """1-based index of the type written `letter` (either case) on `layer`; ValueError if none."""
-        ti = self._by_letter.get((layer, letter.upper()))
+        ti = self.by_letter.get((layer, letter.upper()))
         if ti is None:
             raise ValueError(f"no {'square' if layer == SQUARES else 'point'} piece {letter!r}")
         return ti
@@ -50,10 +50,9 @@ def get_layered_variant(name: str) -> LayeredVariant:
     castling = tuple(Castling(right, (geo.parse_cell(c["king"][0]), geo.parse_cell(c["king"][1])),
                               (geo.parse_cell(c["rook"][0]), geo.parse_cell(c["rook"][1])))
                      for right, c in d.get("castling", {}).items())
-    v = LayeredVariant(
+    return LayeredVariant(
         name=d["name"], title=d["title"], geometry=geo, pieces=tuple(pieces), layers=tuple(layers),
         start_fen=d["start_fen"], castling=castling, promotion_choices=tuple(d["promotion"]),
         promotion_default=d["promotion_default"], repetition=d["repetition"], move_rule=d["move_rule"],
-        arrival_captures=hooks.ARRIVAL_CAPTURES[d["hooks"]["arrival_captures"]])
-    v._by_letter.update({(layer, p.letter): i for i, (p, layer) in enumerate(zip(pieces, layers), 1)})
-    return v
+        arrival_captures=hooks.ARRIVAL_CAPTURES[d["hooks"]["arrival_captures"]],
+        by_letter={(layer, p.letter): i for i, (p, layer) in enumerate(zip(pieces, layers), 1)})
