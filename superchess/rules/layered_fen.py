@@ -46,6 +46,9 @@ def parse_layered_fen(text: str, variant_name: str = "intergrid") -> LayeredPosi
             if ch not in letters:
                 raise ValueError(f"bad castling {parts[3]!r}")
             pos.castling |= 1 << letters.index(ch)
+    t = pos.tables
+    pos.live_castling = sum(bit for side in (0, 1) for bit, kf, _, rf, *_ in t.castles[side]
+                            if pos.board[kf] == t.king_code[side] and pos.board[rf] == t.rook_code[side])
     if parts[4] != "-":
         for i in range(0, len(parts[4]), 2):
             cell = geo.parse_cell(parts[4][i:i + 2])

@@ -32,6 +32,9 @@ class LayeredPosition:
         self.side = 0
         self.phase = 0  # moves made in the current turn
         self.castling = 0
+        # rights whose King and Rook stood on their cells when the position was set up; the others
+        # (a position text may name them) lapse with the first move, as the reference has it
+        self.live_castling = -1
         self.ep = [-1, -1]  # per layer: the cell skipped by that layer's last double step
         self.ep_key = 0
         self.halfmove = 0  # turns without capture or pawn move (1.1)
@@ -120,7 +123,7 @@ class LayeredPosition:
         undo = []
         h = self.hash ^ self.ep_key ^ t.z_phase[self.phase]
         captured = False
-        castling = self.castling
+        castling = self.castling & self.live_castling
         keep = t.castle_keep
         for cell, new in changes:
             old = board[cell]

@@ -271,3 +271,15 @@ def test_board_on_one_position_agrees_with_a_replay_after_any_push_pop_sequence(
             assert (b.fen(), [m.text for m in b.legal_moves], b.pieces()) == \
                 (replay.fen(), [m.text for m in replay.legal_moves], replay.pieces())
             assert Board("intergrid", b.fen()).fen() == b.fen()
+
+
+def test_castling_rights_without_their_pieces_lapse_with_the_first_move():
+    """intergrid 3.5 (as the reference keeps rights): a text may name a right whose King or Rook is
+    not at home; it is kept in the text until the first move, then dropped."""
+    text = ig.fen(ref_pos({"e1": "K", "h1": "R", "a1": "R", "h8": "k"}, "w", "KQ"))
+    p = parse_layered_fen(text)
+    assert layered_fen(p) == text
+    play(p, "h1h2")
+    p.end_turn()
+    state = ig.apply(ig.parse_fen(text), ig.parse_turn(ig.parse_fen(text), "h1h2"))
+    assert layered_fen(p) == ig.fen(state) and " w - " not in layered_fen(p) and " b - " in layered_fen(p)
