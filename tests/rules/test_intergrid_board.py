@@ -1,6 +1,6 @@
 """InterGrid Chess through the public Board API (`Board("intergrid")`, ../shared/rules/intergrid.md):
 worked examples I1-I9 and rulings as turns of square move + point move / `end`, records, FEN, and a
-seeded random-play differential test against the reference module (superchess.rules.intergrid)."""
+seeded random-play differential test against the reference module (tests/rules/intergrid_reference.py)."""
 from __future__ import annotations
 
 import random
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
-from superchess.rules import intergrid as ig
+from tests.rules import intergrid_reference as ig
 from superchess.rules.record import Game
 from superchess.rules.turns import END_TURN
 

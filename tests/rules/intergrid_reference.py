@@ -1,13 +1,13 @@
-"""InterGrid Chess (../shared/rules/intergrid.md) as a pure, self-contained rules module.
+"""InterGrid Chess (../shared/rules/intergrid.md) as a pure, self-contained rules module: the test oracle.
 
 Two lattices on one board: 64 *squares* (a1..h8) and 81 *points* (A0..I8, the grid intersections).
 Each layer plays orthodox chess; every step of a move is checked against the other layer (3.1, 3.2);
 pieces of one layer capture pieces of the other by enclosure (4). A turn is one square move and an
 optional point move; check is judged at the end of the turn (5, R7, R8).
 
-The module works on its own explicit :class:`State` (not the core's ``Position``) so the rules can be
-tested before the core grows a second cell kind; see the notes at the end for what the integration
-needs.
+The module works on its own explicit :class:`State`, written straight from the rules text and
+independent of the core: `Board("intergrid")` runs on the core (`rules/layered_position.py`) and the
+seeded differential tests compare it with this module move by move.
 
 Coordinates (1, R1): square (f, r) with f, r in 0..7 covers x in [f, f+1], y in [r, r+1] (rank r+1);
 point (F, R) with F, R in 0..8 sits at x = F, y = R. So square (f, r) has corners (f, r), (f+1, r),
@@ -950,10 +950,3 @@ def outcome(state: State, history: Sequence[tuple] = ()) -> Outcome | None:
         return Outcome("1/2-1/2", "insufficient material")
     return None
 
-
-# Integration notes (issue 8, next session): the core's Geometry needs two cell kinds (squares and
-# points, names case-distinguished) with the corner/around relations above; every step of a
-# non-leaping move is tested by `square_step_blocked` / `point_step_blocked` against the other layer,
-# so ray tables need a per-step "cross" predicate; a move's effects gain enclosure removals computed
-# from the arrival cells (`*_captures_by_arrival`); a turn is two moves (square mandatory, point
-# optional, then an end-of-turn move) with the check test at the end of the turn only.

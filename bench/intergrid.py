@@ -1,0 +1,66 @@
+"""InterGrid legal-move listing: microseconds per `Board("intergrid").legal_moves` at the start and
+in seeded random middlegames, at a turn's start (square moves) and after the square move (point
+moves and `end`). Uses only the public Board API, so it runs on any checkout:
+
+    .venv/bin/python bench/intergrid.py                      # this checkout
+    PYTHONPATH=../other-worktree .venv/bin/python bench/intergrid.py   # another one, to compare
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+if "PYTHONPATH" not in os.environ:  # else the checkout it names
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from superchess.rules import Board
+
+MIDDLEGAME_TURNS = (10, 20, 30)
+REPEATS = 30
+
+
+def listing_us(b: Board) -> float:
+    """Best of REPEATS fresh listings (the board's cache cleared), in microseconds."""
+    best = float("inf")
+    for _ in range(REPEATS):
+        b._legal_cache = None
+        t0 = time.perf_counter()
+        _ = b.legal_moves
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e6
+
+
+def positions() -> list[tuple[str, Board]]:
+    out = [("start", Board("intergrid"))]
+    for seed, turns in enumerate(MIDDLEGAME_TURNS):
+        rng = random.Random(seed)
+        b = Board("intergrid")
+        while len(b.turn_texts()) < turns and b.legal_moves:
+            b.push(rng.choice(b.legal_moves))
+            if b.moves_in_turn:  # finish the turn with a point move or `end`
+                b.push(rng.choice(b.legal_moves))
+        out.append((f"middlegame {turns} turns", b))
+    return out
+
+
+def main() -> None:
+    import superchess
+    print(f"code: {Path(superchess.__file__).parent}")
+    total = 0.0
+    for name, b in positions():
+        start = listing_us(b)
+        n_start = len(b.legal_moves)
+        b.push(b.legal_moves[0])
+        mid = listing_us(b)
+        n_mid = len(b.legal_moves)
+        b.pop()
+        total += start + mid
+        print(f"{name:24s} turn start {start:8.0f} us ({n_start:3d} moves)   "
+              f"after the square move {mid:8.0f} us ({n_mid:3d} moves)")
+    print(f"sum {total:.0f} us")
+
+
+if __name__ == "__main__":
+    main()

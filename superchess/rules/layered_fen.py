@@ -1,0 +1,89 @@
+"""Position text of a two-lattice variant at a turn's start (InterGrid 1.1, R15): the squares (ranks
+top down), the points (lines top down), side, castling, en passant targets (the skipped square and/or
+point, e.g. `e3E3`), the clock in turns and the turn number."""
+from __future__ import annotations
+
+from .encoding import code_of
+from .layered_geometry import POINTS, SQUARES
+from .layered_position import LayeredPosition
+
+
+def _rows(pos: LayeredPosition, layer: int, text: str) -> None:
+    geo = pos.geometry
+    w, h = geo.dims[layer]
+    rows = text.split("/")
+    if len(rows) != h:
+        raise ValueError(f"expected {h} rows in {text!r}")
+    for i, row in enumerate(rows):
+        y, x = h - 1 - i, 0
+        for ch in row:
+            if ch.isdigit():
+                x += int(ch)
+                continue
+            if x >= w:
+                raise ValueError(f"row too long: {row!r}")
+            pos.put(geo.cell(layer, x, y), code_of(0 if ch.isupper() else 1, pos.variant.type_index(layer, ch)))
+            x += 1
+        if x != w:
+            raise ValueError(f"row {row!r} has {x} cells, expected {w}")
+
+
+def parse_layered_fen(text: str, variant_name: str = "intergrid") -> LayeredPosition:
+    """The turn-start position written `text`; ValueError with the reason otherwise."""
+    parts = text.split()
+    if len(parts) != 7:
+        raise ValueError("expected 7 fields: squares points side castling ep halfmove fullmove")
+    pos = LayeredPosition(variant_name)
+    geo = pos.geometry
+    _rows(pos, SQUARES, parts[0])
+    _rows(pos, POINTS, parts[1])
+    if parts[2] not in ("w", "b"):
+        raise ValueError(f"bad side {parts[2]!r}")
+    pos.side = "wb".index(parts[2])
+    letters = pos.tables.castle_letters
+    if parts[3] != "-":
+        for ch in parts[3]:
+            if ch not in letters:
+                raise ValueError(f"bad castling {parts[3]!r}")
+            pos.castling |= 1 << letters.index(ch)
+    t = pos.tables
+    pos.live_castling = sum(bit for side in (0, 1) for bit, kf, _, rf, *_ in t.castles[side]
+                            if pos.board[kf] == t.king_code[side] and pos.board[rf] == t.rook_code[side])
+    if parts[4] != "-":
+        for i in range(0, len(parts[4]), 2):
+            cell = geo.parse_cell(parts[4][i:i + 2])
+            pos.ep[geo.layer[cell]] = cell
+    try:
+        pos.halfmove, pos.fullmove = int(parts[5]), int(parts[6])
+    except ValueError:
+        raise ValueError("bad clocks") from None
+    pos.rehash()
+    return pos
+
+
+def _rows_text(pos: LayeredPosition, layer: int) -> str:
+    geo = pos.geometry
+    w, h = geo.dims[layer]
+    symbol = pos.tables.symbol
+    out = []
+    for y in range(h - 1, -1, -1):
+        row, empty = "", 0
+        for x in range(w):
+            p = pos.board[geo.cell(layer, x, y)]
+            if not p:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + symbol[p]
+            empty = 0
+        out.append(row + (str(empty) if empty else ""))
+    return "/".join(out)
+
+
+def layered_fen(pos: LayeredPosition) -> str:
+    """The text of a turn-start position (ValueError inside a turn: write its start and the moves)."""
+    if pos.phase:
+        raise ValueError("a position text describes the start of a turn")
+    castling = "".join(ch for i, ch in enumerate(pos.tables.castle_letters) if pos.castling >> i & 1)
+    ep = "".join(pos.geometry.name(e) for e in pos.ep if e >= 0)
+    return " ".join([_rows_text(pos, SQUARES), _rows_text(pos, POINTS), "wb"[pos.side], castling or "-",
+                     ep or "-", str(pos.halfmove), str(pos.fullmove)])
