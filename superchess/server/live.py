@@ -437,20 +437,20 @@ class LiveGame:
         ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
         names = board.geometry.names
-        by_origin: dict[int, list[str]] = {}
+        by_origin: dict[str, list[str]] = {}
         multi = variants.lists_captures(board.variant)
         known = _MOVE_JSON
         for mv in board.legal_moves if multi else board.generate_legal_moves():
-            origin = mv.from_cell
-            if origin < 0:  # `end`
+            if mv.from_cell < 0:  # `end`
                 continue
             frag = _capturing_move_json(board, mv) if multi else known.get(mv.text) or _move_json(mv, names)
+            origin = names[mv.from_cell]  # by name: a variant may give one square several cell numbers
             group = by_origin.get(origin)
             if group is None:
                 by_origin[origin] = [frag]
             else:
                 group.append(frag)
-        return "{" + ",".join(f'"{names[c]}":[{",".join(ms)}]' for c, ms in by_origin.items()) + "}"
+        return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
 
     def _claimable(self) -> bool:
         return self._cached("claim", self.game.board.can_claim_draw)
