@@ -1,10 +1,10 @@
-"""A beam search for Tiling Rider Chess turns (the variant is not on the core yet, so the core's
-`Searcher` cannot play it).
+"""A beam search for Tiling Rider Chess turns, over the core's `TilingPosition` (make/unmake).
 
-A turn is searched as a sequence of moves: from the current state (a turn's start or its middle) the
-`width` best states after one more move are kept, expanded again, and so on up to the allowance;
-every kept state where the turn may end (tiling 4.1, 4.2, R13) is a candidate, and the best candidate
-gives the line. Evaluation: material, a bonus per aggregate, and half the value of each own piece an
+A turn is searched as a sequence of moves: from the current position (a turn's start or its middle)
+the `width` best lines one move longer are kept, expanded again, and so on up to the allowance; every
+kept line after which the turn may end (tiling 4.1, 4.2, R13) is a candidate, and the best candidate
+gives the line. Lines are kept as move integers and replayed on the one position (each at most the
+allowance long). Evaluation: material, a bonus per aggregate, and half the value of each own piece an
 enemy small piece attacks, from the mover's side, less a small cost per move made (each move of this
 turn is one more move for the opponent's next turn, R11). No look-ahead into the opponent's turn: a
 low-level player.
@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..rules import tiling as T
 from ..rules.tiling_board import TilingBoard
+from ..rules.tiling_position import TilingPosition
 from ..rules.turns import END_TURN
 from .timing import uci_think_ms
 
@@ -35,57 +35,71 @@ class TurnResult:
     nodes: int        # states evaluated
 
 
-def evaluate(state: T.State, side: int) -> int:
+def evaluate(pos: TilingPosition, side: int) -> int:
     """Material, aggregates and attacked pieces from `side`'s point of view (no King is material)."""
-    board, total = state.board, 0
-    for sq, c in enumerate(board):
-        if c == T.EMPTY or c.upper() == T.KING:
-            continue
-        own = T.side_of(c) == side
-        value = VALUES[c.upper()]
-        attacked = T._small_attacks(board, sq, 1 - side if own else side)
-        value -= value // 2 if attacked and own else 0
-        total += value if own else -value
-    for _, _, letter in T.aggregates(state):
-        total += AGGREGATE_BONUS if T.side_of(letter) == side else -AGGREGATE_BONUS
-    return total - MOVE_COST * len(state.made)
+    board, t, total = pos.board, pos.tables, 0
+    for s in (0, 1):
+        for cell in pos.occ[s]:
+            code = board[cell]
+            if not t.small[code]:
+                continue
+            value = VALUES[t.symbol[code].upper()]
+            if s == side:
+                total += value - value // 2 if pos.small_attacked(cell, 1 - side) else value
+            else:
+                total -= value
+    for _, code in pos.aggregates():
+        total += AGGREGATE_BONUS if code >> 6 == side else -AGGREGATE_BONUS
+    return total - MOVE_COST * pos.made
 
 
-def _key(state: T.State) -> tuple:
-    return state.board, state.moved, state.done, state.king_moved
+def _replay(pos: TilingPosition, line: tuple[int, ...], fn: Callable[[], object]) -> object:
+    """`fn()` with `line` made on the position, which is then restored."""
+    for m in line:
+        pos.make(m)
+    try:
+        return fn()
+    finally:
+        for _ in line:
+            pos.unmake()
 
 
 def best_turn(board: TilingBoard, width: int = DEFAULT_WIDTH, movetime_ms: float | None = DEFAULT_MOVETIME_MS,
               stop: threading.Event | None = None) -> TurnResult:
     """The best line found for the rest of the board's turn; its first move is always legal."""
     deadline = None if movetime_ms is None else time.monotonic() + movetime_ms / 1000
-    root, side, made = board.reference_state, board.turn, board.moves_in_turn
+    pos, side, search = board.position, board.turn, board.turn_search
     nodes = 0
-    best: tuple[int, tuple[T.Move, ...]] | None = None
-    if T.can_end_turn(root):
-        best = (evaluate(root, side), ())
-    beam = [root]
+    best: tuple[int, tuple[int, ...]] | None = None
+    if search.can_end(pos, pos.made, side):
+        best = (evaluate(pos, side), ())
+    beam: list[tuple[int, ...]] = [()]
     while beam:
         if (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.is_set()):
             break
-        seen, children = set(), []
-        for s in beam:
-            for m in T.iter_moves(s):
-                c = T._apply(s, m)
-                if _key(c) not in seen:
-                    seen.add(_key(c))
-                    children.append((evaluate(c, side), c))
+        seen: set = set()
+        children: list[tuple[int, tuple[int, ...]]] = []
+
+        def expand(line: tuple[int, ...]) -> None:
+            for m in pos.legal():
+                pos.make(m)
+                if pos.key() not in seen:
+                    seen.add(pos.key())
+                    children.append((evaluate(pos, side), line + (m,)))
+                pos.unmake()
+        for line in beam:
+            _replay(pos, line, lambda: expand(line))
         nodes += len(children)
         children.sort(key=lambda x: x[0], reverse=True)
-        beam = [c for _, c in children[:width]]
-        for score, c in children[:width]:
-            if T.can_end_turn(c) and (best is None or score > best[0]):
-                best = (score, c.made[made:])
+        beam = [line for _, line in children[:width]]
+        for score, line in children[:width]:
+            if (best is None or score > best[0]) and _replay(pos, line, lambda: search.can_end(pos, pos.made, side)):
+                best = (score, line)
     if best is None:  # no completion in the beam (in check, or out of time): the best legal move now
-        moves = {m.text: m for m in T.moves_in_turn(root)}  # `end` is not legal here: best is None
-        scored = [(evaluate(T._apply(root, moves[mv.text]), side), mv.text) for mv in board.legal_moves]
+        moves = {pos.move_text(m): m for m in pos.legal()}  # `end` is not legal here: best is None
+        scored = [(_replay(pos, (moves[mv.text],), lambda: evaluate(pos, side)), mv.text) for mv in board.legal_moves]
         return TurnResult([max(scored)[1]] if scored else [], max(scored)[0] if scored else 0, nodes)
-    return TurnResult([m.text for m in best[1]] or [END_TURN], best[0], nodes)
+    return TurnResult([pos.move_text(m) for m in best[1]] or [END_TURN], best[0], nodes)
 
 
 def think_uci(board: TilingBoard, opts: dict[str, int], infinite: bool, stop: threading.Event,

@@ -246,11 +246,15 @@ class TilingPosition:
     def is_attacked(self, cell: int, by: int) -> bool:
         """Is `cell` attacked by side `by` (4.2: small pieces' basic captures; aggregates and the King
         unit-wide)?"""
+        return self.small_attacked(cell, by) or self._unit_reached(self.geometry.unit_of[cell], by)
+
+    def small_attacked(self, cell: int, by: int) -> bool:
+        """Is `cell` a basic capture target of one of `by`'s small pieces (elongations never attack)?"""
         board = self.board
         for a, codes in self.tables.attacks[by][cell]:
             if board[a] in codes:
                 return True
-        return self._unit_reached(self.geometry.unit_of[cell], by)
+        return False
 
     def _unit_reached(self, unit: int, by: int) -> bool:
         """Is the unit next to `by`'s King, or reached by one of `by`'s aggregates along empty units?"""
