@@ -12,6 +12,7 @@ game's end are judged at turn starts (4.3); mid-turn `outcome()` is None.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .board import Move, Piece
@@ -51,13 +52,12 @@ def turn_rule(pos: TilingPosition) -> TurnRule:
 class TilingModel:
     """`turns.TurnModel` over one mutable `TilingPosition` (so it has `undo`)."""
 
-    def moves(self, pos: TilingPosition) -> list[int]:
-        moves = pos.legal()
+    def moves(self, pos: TilingPosition) -> Iterable[int]:
         if not pos.in_check():
-            return moves
+            return pos.iter_legal()  # lazily: the turn search mostly needs one completion
         # in check, the likely answers first (King moves, captures)
         board = pos.board
-        return sorted(moves, key=lambda m: not m & UNIT_MOVE and not board[(m >> TO_SHIFT) & CELL_MASK])
+        return sorted(pos.iter_legal(), key=lambda m: not m & UNIT_MOVE and not board[(m >> TO_SHIFT) & CELL_MASK])
 
     def play(self, pos: TilingPosition, move: int) -> TilingPosition:
         pos.make(move)  # the move comes from `moves`: no second legality test

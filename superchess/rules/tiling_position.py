@@ -10,14 +10,17 @@ anything was captured; and the turn's allowance (R11, R13), turns without captur
 - A small piece's move is one changes list of two cells (a capture overwrites the target); an
   aggregate or King move (`UNIT_MOVE`) lifts the four cells of its unit and places them on the
   destination unit, capturing whatever enemy stands there (3.2, 3.3) in the same list.
-- `legal()` lists the moves the player may make now (4.1, 4.2): a King move never ends in check;
-  any other move may not leave the King in check unless it was in check just before. Only moves
-  that empty a unit can open an aggregate's line (every attack on a King otherwise is a leap or a
-  King's step), so only those and King moves are tested by applying their changes.
+- `legal()` / `iter_legal()` list the moves the player may make now (4.1, 4.2): a King move never
+  ends in check; any other move may not leave the King in check unless it was in check just before.
+  Only moves that empty a unit can open an aggregate's line (every attack on a King otherwise is a
+  leap or a King's step), so only those (when the enemy has an aggregate) and King moves are tested
+  by applying their changes.
 - The hash covers the cells, the side of the turn and the turn's allowance (4.3: repetition compares
   turn starts with the same side and allowance); `key()` adds the turn's bookkeeping for searches.
 """
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from .encoding import CELL_MASK, SIDE_SHIFT, TO_SHIFT, code_of
 from .tiling_tables import AGGREGATE, UNIT_MOVE, TilingTables, tiling_tables
@@ -317,76 +320,60 @@ class TilingPosition:
                         out.append((geo.unit_of[cell], x))
         return sorted(out)
 
-    def pseudo_moves(self) -> list[int]:
-        """Moves allowed by movement and the turn's limits (4.1, R10), before King safety."""
+    def iter_legal(self) -> Iterator[int]:
+        """The moves the player may make now (4.1 and R10 limits, 4.2 King safety), lazily, as move
+        integers. The position may be changed between items if it is restored before the next one
+        (a turn search makes and unmakes each move it tries)."""
         if self.made >= self.allowance:
-            return []
+            return
         board, t, geo = self.board, self.tables, self.geometry
         side = self.side
-        small = t.small
-        out: list[int] = []
-        append = out.append
+        small, unit_of, cells = t.small, geo.unit_of, geo.unit_cells
+        in_check = self.in_check()
+        # Not in check, a move can only expose the King by emptying a unit on an enemy aggregate's
+        # line (every other attack is a leap or a King step): with no enemy aggregate, none can.
+        exposing = not in_check and bool(self.aggregates(side ^ 1))
         blocked = self.moved | self.done
-        king = t.king_code
-        for sq in self.occ[side]:
+        enemy_king = t.king_code[side ^ 1]
+        for sq in sorted(self.occ[side]):
             code = board[sq]
             if not small[code] or sq in blocked:
                 continue
+            a, b, c, d = cells[unit_of[sq]]
+            test = exposing and (board[a] != 0) + (board[b] != 0) + (board[c] != 0) + (board[d] != 0) == 1
             for to, m, p, pm in t.steps[code][sq]:
                 x = board[to]
                 if not x:
-                    append(m)
-                    if p >= 0 and not board[p]:
-                        append(pm)
-                elif x >> SIDE_SHIFT != side and x != king[0] and x != king[1]:
-                    append(m)
+                    if not test or self._safe_after(m):
+                        yield m
+                    if p >= 0 and not board[p] and (not test or self._safe_after(pm)):
+                        yield pm
+                elif x >> SIDE_SHIFT != side and x != enemy_king and (not test or self._safe_after(m)):
+                    yield m
         done = self.done
         for unit, code in self.aggregates(side):
-            cells = geo.unit_cells
             if done and not done.isdisjoint(cells[unit]):
                 continue  # R10: nothing moves again after an aggregate move
             for ray in t.rides[code][unit]:
                 for v, m in ray:
                     a, b, c, d = cells[v]
                     occupants = [x for x in (board[a], board[b], board[c], board[d]) if x]
-                    if not occupants:
-                        append(m)
-                        continue
-                    if all(x >> SIDE_SHIFT != side and small[x] for x in occupants):
-                        append(m)
-                    break
+                    if occupants and not all(x >> SIDE_SHIFT != side and small[x] for x in occupants):
+                        break
+                    if not exposing or self._safe_after(m):
+                        yield m
+                    if occupants:
+                        break
         if not self.king_moved:
-            cells = geo.unit_cells
-            for v, m in t.king_steps[geo.unit_of[self.kings[side]]]:
+            for v, m in t.king_steps[unit_of[self.kings[side]]]:
                 a, b, c, d = cells[v]
                 if all(not x or (x >> SIDE_SHIFT != side and small[x])
-                       for x in (board[a], board[b], board[c], board[d])):
-                    append(m)
-        return out
+                       for x in (board[a], board[b], board[c], board[d])) and self._safe_after(m):
+                    yield m
 
     def legal(self) -> list[int]:
-        """The moves the player may make now (4.1, 4.2), as move integers."""
-        moves = self.pseudo_moves()
-        if not moves:
-            return moves
-        in_check = self.in_check()
-        board, geo = self.board, self.geometry
-        out = []
-        for m in moves:
-            if m & UNIT_MOVE:
-                if (m & AGGREGATE and in_check) or self._safe_after(m):
-                    out.append(m)
-                continue
-            if in_check:
-                out.append(m)
-                continue
-            fr = m & CELL_MASK
-            unit = geo.unit_of[fr]
-            empties = unit != geo.unit_of[(m >> TO_SHIFT) & CELL_MASK] and sum(
-                1 for c in geo.unit_cells[unit] if board[c]) == 1
-            if not empties or self._safe_after(m):
-                out.append(m)
-        return out
+        """`iter_legal` as a list."""
+        return list(self.iter_legal())
 
     def key(self) -> tuple:
         """What the rest of the turn depends on: the position and the turn's bookkeeping."""

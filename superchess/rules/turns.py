@@ -9,9 +9,9 @@ A variant with multi-move turns gives two things:
   King is not attacked at its end).
 
 A model may keep one mutable position instead of immutable states (the core's make/unmake): it then
-also has `undo(state)`, `play` and `end_turn` change the position in place (returning it), `moves`
-returns a list (the position changes under a lazy iterator), and the search takes back every move
-and turn end it tries.
+also has `undo(state)`, `play` and `end_turn` change the position in place (returning it), the search
+takes back every move and turn end it tries, and a lazy `moves` iterator must survive the position
+being changed and restored between its items.
 
 From these, `continuations` lists what the public `legal_moves` offers mid-turn: each move that starts
 at least one legal completion of the turn, plus `END_TURN` when the turn may stop here. Tiling Rider
