@@ -53,15 +53,26 @@ def evaluate(pos: TilingPosition, side: int) -> int:
     return total - MOVE_COST * pos.made
 
 
-def _replay(pos: TilingPosition, line: tuple[int, ...], fn: Callable[[], object]) -> object:
-    """`fn()` with `line` made on the position, which is then restored."""
+def _replay(pos: TilingPosition, line: tuple[int, ...], fn: Callable[..., object], *args: object) -> object:
+    """`fn(*args)` with `line` made on the position, which is then restored."""
     for m in line:
         pos.make(m)
     try:
-        return fn()
+        return fn(*args)
     finally:
         for _ in line:
             pos.unmake()
+
+
+def _expand(pos: TilingPosition, side: int, line: tuple[int, ...], seen: set,
+            children: list[tuple[int, tuple[int, ...]]]) -> None:
+    """Each legal move from the position (reached by `line`) not seen yet, scored, into `children`."""
+    for m in pos.legal():
+        pos.make(m)
+        if pos.key() not in seen:
+            seen.add(pos.key())
+            children.append((evaluate(pos, side), line + (m,)))
+        pos.unmake()
 
 
 def best_turn(board: TilingBoard, width: int = DEFAULT_WIDTH, movetime_ms: float | None = DEFAULT_MOVETIME_MS,
@@ -79,16 +90,8 @@ def best_turn(board: TilingBoard, width: int = DEFAULT_WIDTH, movetime_ms: float
             break
         seen: set = set()
         children: list[tuple[int, tuple[int, ...]]] = []
-
-        def expand(line: tuple[int, ...]) -> None:
-            for m in pos.legal():
-                pos.make(m)
-                if pos.key() not in seen:
-                    seen.add(pos.key())
-                    children.append((evaluate(pos, side), line + (m,)))
-                pos.unmake()
         for line in beam:
-            _replay(pos, line, lambda: expand(line))
+            _replay(pos, line, _expand, pos, side, line, seen, children)
         nodes += len(children)
         children.sort(key=lambda x: x[0], reverse=True)
         beam = [line for _, line in children[:width]]

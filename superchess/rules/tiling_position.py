@@ -59,7 +59,7 @@ class TilingPosition:
 
     # -- set-up and text ----------------------------------------------------------------------
     @classmethod
-    def from_fen(cls, fen: str, tables: TilingTables | None = None) -> "TilingPosition":
+    def from_fen(cls, fen: str, tables: TilingTables | None = None) -> TilingPosition:
         """A turn-start position from its FEN (1.1); TilingError when it is bad."""
         pos = cls(tables)
         fields = fen.split()
@@ -233,7 +233,7 @@ class TilingPosition:
              self.captured, self.quiet, self.number, self.hash) = record
             self.side ^= 1
             return
-        m, undo, self.moved, self.done, self.king_moved, self.captured, self.hash, king = record
+        _, undo, self.moved, self.done, self.king_moved, self.captured, self.hash, king = record
         board, occ = self.board, self.occ
         for cell, old in reversed(undo):
             new = board[cell]

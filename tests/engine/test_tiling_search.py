@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from superchess.engine.tiling_search import best_turn
 from superchess.rules import Board, Piece
-from superchess.rules import tiling as T
 from superchess.rules.turns import END_TURN
 from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
+from tests.rules import tiling_reference as T
 from tests.rules.test_tiling import position
 
 

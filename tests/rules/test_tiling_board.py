@@ -1,6 +1,6 @@
 """Tiling Rider Chess through the public Board API (`Board("tilingrider")`, ../shared/rules/tiling-rider.md):
 worked examples T1-T10 and rulings as turns of moves + `end`, records, FEN, and a seeded random-play
-differential test against the reference module (superchess.rules.tiling)."""
+differential test against the reference module (tests/rules/tiling_reference.py)."""
 from __future__ import annotations
 
 import random
@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
-from superchess.rules import tiling as T
 from superchess.rules.record import Game
 from superchess.rules.tiling_board import TilingModel, search_key, turn_rule
 from superchess.rules.turns import END_TURN, TurnSearch
+from tests.rules import tiling_reference as T
 
 from .test_tiling import position, random_position
 

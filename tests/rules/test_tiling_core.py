@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from superchess.rules import tiling as T
 from superchess.rules.tiling_position import TilingError, TilingPosition
 from superchess.rules.tiling_tables import tiling_tables
+from tests.rules import tiling_reference as T
 
 from .test_tiling import position, random_position
 
