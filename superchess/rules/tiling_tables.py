@@ -1,7 +1,7 @@
 """Tiling Rider's compiled tables (../shared/rules/tiling-rider.md, sections 1-3): the variant's data
 (`data/tilingrider.toml`) over the tile and unit geometry (`tiling_geometry.py`), compiled once into
 per-cell and per-unit tuples with the move integers already encoded, as `tables.py` does for the
-core's variants (whose per-cell leap compiler it reuses for the small pieces' basic moves).
+core's variants.
 
 Piece codes are the core's (`encoding.code_of(side, type index)`), in the data's piece order.
 Moves are core move integers (`from | to << TO_SHIFT`); a move that carries a whole unit names the
@@ -32,7 +32,6 @@ from importlib import resources
 
 from .encoding import MAX_CODE, TO_SHIFT, code_of
 from .pieces import PieceType, piece_from_data
-from .tables import LEAP_MC, Tables
 from .tiling_geometry import TiledGeometry
 
 UNIT_MOVE = 1 << 30   # the move carries a whole unit (aggregate or giant King)
@@ -57,6 +56,8 @@ class TilingData:
 
 
 def _unit_vectors(pt: PieceType) -> list[tuple[int, int]]:
+    """The piece's jump vectors (small pieces leap by them; the King and aggregates step or ride
+    by them on the unit grid)."""
     return [shape.target for comp in pt.movement for shape in comp.shapes]
 
 
@@ -110,20 +111,17 @@ class TilingTables:
 
     @staticmethod
     def _steps(geo: TiledGeometry, s: int, pt: PieceType, code: int, raw_side: list[dict]) -> tuple:
-        """Basic targets (the core's leap compiler) and their elongations (R5) for a piece on s."""
-        att: list[tuple] = []
-        _, groups = Tables._compile_cell(geo, s, False, pt.movement, 1, geo.ranks - 1, False, att)
-        leaps = [entry for kind, entries in groups if kind == LEAP_MC for entry in entries]
-        basic = {t for t, _ in leaps}
+        """Basic targets (leaps: the pieces are symmetric, 3.1) and their elongations (R5) for a
+        piece on s; each basic target also gets s as an attacker of `code` (for check)."""
+        basic = [t for t in (geo.offset(s, dx, dy) for dx, dy in _unit_vectors(pt)) if t is not None]
         out = []
-        for t, m in leaps:
+        for t in basic:
+            raw_side[t].setdefault(s, set()).add(code)
             p = geo.partner[t]
             if t == geo.partner[s] or p in basic:
-                out.append((t, m, -1, 0))
+                out.append((t, s | t << TO_SHIFT, -1, 0))
             else:
-                out.append((t, m, p, s | p << TO_SHIFT))
-        for _, t, a, _ in att:  # (leap, target, attacker cell, 0): the reverse leaps, for check
-            raw_side[t].setdefault(a, set()).add(code)
+                out.append((t, s | t << TO_SHIFT, p, s | p << TO_SHIFT))
         return tuple(out)
 
     @staticmethod
