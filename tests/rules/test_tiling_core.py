@@ -105,3 +105,84 @@ def test_differential_random_positions(seed):
     rng = random.Random(1000 + seed)
     state = random_position(rng)
     _random_game(core(state), state, rng, 40)
+
+
+# ---------------------------------------------------------------- rulings on the core position
+
+def _make_text(pos: TilingPosition, text: str) -> list[tuple[int, int]]:
+    """Make the legal move written `text`; return its cell changes."""
+    m = next(m for m in pos.legal() if pos.move_text(m) == text)
+    changes = pos.changes(m)
+    pos.make(m)
+    assert pos.hash == pos.rehash()
+    return changes
+
+
+def test_t6_r6_aggregate_move_is_one_changes_list_capturing_the_unit():
+    """tiling T6, R6: @c5c11 lifts the four Wazirs and places them on c11-d12, taking c11 and d12, as
+    one list of cell changes; unmake restores the position and its hash."""
+    pos = core(position({"c5": "W", "c6": "W", "d5": "W", "d6": "W", "h5": "G", "c11": "f", "d12": "n", "a6": "g"}))
+    geo, before = pos.geometry, (pos.fen(), pos.hash)
+    wazir = pos.code_for(0, "W")
+    changes = _make_text(pos, "@c5c11")
+    assert [(geo.names[c], code) for c, code in changes] == [
+        ("c5", 0), ("d5", 0), ("c6", 0), ("d6", 0), ("c11", wazir), ("d11", wazir), ("c12", wazir), ("d12", wazir)]
+    assert pos.captured and {geo.names[c] for c in pos.occ[1]} == {"i15", "j15", "i16", "j16", "a6"}
+    assert [geo.unit_name(u) for u, _ in pos.aggregates()] == ["c11-d12"]
+    pos.unmake()
+    assert (pos.fen(), pos.hash) == before
+
+
+def test_r4_giant_king_captures_the_unit_it_enters():
+    """tiling R4, 3.3: the King's step lifts its four cells and places them on k1-l2, taking every
+    enemy piece there, as one list of cell changes."""
+    pos = core(position({"k1": "f", "l2": "g", "g3": "n"}))
+    geo, king = pos.geometry, pos.code_for(0, "K")
+    changes = _make_text(pos, "i1k1")
+    assert sorted(geo.names[c] for c, code in changes if code == king) == sorted(["k1", "l1", "k2", "l2"])
+    assert pos.kings[0] == geo.parse_cell("k1") and pos.king_moved and pos.captured
+    assert {geo.names[c] for c in pos.occ[1]} == {"i15", "j15", "i16", "j16", "g3"}
+
+
+def test_r8_king_squares_are_attacked_never_targets():
+    """tiling R8: the Black Knight on h3 attacks i1 and j2 of the White King but has no move there."""
+    pos = core(position({"h3": "n"}, side="b"))
+    geo = pos.geometry
+    dests = {t[2:] for t in move_texts(pos) if t.startswith("h3")}
+    assert dests and not dests & {"i1", "i2", "j1", "j2"}
+    assert pos.is_attacked(geo.parse_cell("i1"), 1) and pos.in_check(0)
+
+
+def test_t9_check_on_any_king_square():
+    """tiling T9, 4.2: the Black Knight on k4 attacks j2, so the King is in check; its only legal
+    move is i1g1 (k1-l2 and i3-j4 are attacked)."""
+    pos = core(position({"k4": "n"}))
+    assert pos.in_check() and pos.is_attacked(pos.geometry.parse_cell("j2"), 1)
+    assert move_texts(pos) == ["i1g1"]
+
+
+def test_t10_r10_form_then_move_then_frozen():
+    """tiling T10, R10: c7c6 completes c5-d6; its aggregate move follows in the same turn; afterwards
+    none of the four Wazirs moves again that turn."""
+    pos = core(position({"c5": "W", "d5": "W", "d6": "W", "c7": "W"}))
+    _make_text(pos, "c7c6")
+    assert "@c5c9" in move_texts(pos)
+    _make_text(pos, "@c5c9")
+    assert move_texts(pos) and not any(t.startswith(("c9", "c10", "d9", "d10", "@")) for t in move_texts(pos))
+
+
+def test_t10_r11_turn_allowances():
+    """tiling T10, R11: White 4 (exact), Black 8 (exact), White 1-9; after White's 5, Black 1-6;
+    after Black's 2, White 1-3. end_turn and unmake keep the allowance with the position."""
+    pos = TilingPosition.from_fen(T.START_FEN)
+    seen = []
+    for count in (4, 8, 5, 2):
+        seen.append((pos.side, pos.allowance, pos.exact))
+        for _ in range(count):
+            pos.make(pos.legal()[0])
+        pos.end_turn()
+    seen.append((pos.side, pos.allowance, pos.exact))
+    assert seen == [(0, 4, True), (1, 8, True), (0, 9, False), (1, 6, False), (0, 3, False)]
+    while pos.stack:
+        pos.unmake()
+    assert pos.fen() == T.START_FEN and pos.hash == pos.rehash()
