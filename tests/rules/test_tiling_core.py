@@ -1,15 +1,23 @@
 """Tiling Rider on the core (rules/tiling_position.py over tiling_tables.py and tiling_geometry.py),
 against the reference module rules/tiling.py as the oracle: seeded random games where the core's
 legal moves (texts), check and FEN equal the reference's at every step, make/unmake and the Zobrist
-hash stay consistent; plus the geometry (tiling T1, R3) and the move tables (T2-T4, R5)."""
+hash stay consistent; plus the geometry (tiling T1, R3), the move tables (T2-T5, R5), rulings on the
+core position (T6/R6, R4, R8, T9, T10/R10/R11) and the in-place turn search (R12)."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
+from superchess.rules.tiling_board import (
+    SEARCH_BUDGET,
+    TilingModel,
+    search_key,
+    turn_rule,
+)
 from superchess.rules.tiling_position import TilingError, TilingPosition
 from superchess.rules.tiling_tables import tiling_tables
+from superchess.rules.turns import TurnSearch
 from tests.rules import tiling_reference as T
 
 from .test_tiling import position, random_position
@@ -186,3 +194,22 @@ def test_t10_r11_turn_allowances():
     while pos.stack:
         pos.unmake()
     assert pos.fen() == T.START_FEN and pos.hash == pos.rehash()
+
+
+@pytest.mark.parametrize("budget", [0, 50, SEARCH_BUDGET])
+def test_r12_turn_search_in_place_leaves_the_position_as_it_was(budget):
+    """tiling R12 with turns.py in place: deciding which moves can complete the turn makes and unmakes
+    every move and turn end it tries on the one position; whatever the budget (nothing to visit, cut
+    short, the board's), in check or not, the position, its hash and its stacks come back unchanged."""
+
+    rng = random.Random(5)
+    checks = 0
+    for _ in range(12):
+        pos = core(random_position(rng))
+        checks += pos.in_check()
+        before = (pos.fen(), pos.hash, pos.key(), len(pos.stack), list(pos.history), list(pos.board))
+        search = TurnSearch(turn_rule(pos), TilingModel(), search_key, budget)
+        moves, _ = search.continuations(pos, 0, pos.side)
+        assert set(moves) <= set(pos.legal())
+        assert (pos.fen(), pos.hash, pos.key(), len(pos.stack), list(pos.history), list(pos.board)) == before
+    assert checks
