@@ -277,11 +277,9 @@ class TilingPosition:
     def unit_attacked(self, unit: int, by: int) -> bool:
         """Is some square of the unit attacked by side `by` (4.2)?"""
         board = self.board
-        attacks = self.tables.attacks[by]
-        for cell in self.geometry.unit_cells[unit]:
-            for a, codes in attacks[cell]:
-                if board[a] in codes:
-                    return True
+        for a, codes in self.tables.unit_attacks[by][unit]:
+            if board[a] in codes:
+                return True
         return self._unit_reached(unit, by)
 
     def in_check(self, side: int | None = None) -> bool:

@@ -14,7 +14,8 @@ Tables:
   and the elongation (R5) through t onto its tile partner p with move pm (p = -1 when t lies on the
   origin's own tile, or when p is itself a basic target, whose plain move is the same move);
 - ``attacks[side][cell]``: ``(attacker cell, codes)`` pairs: the small pieces of `side` whose basic
-  capture reaches the cell (4.2: elongations never attack);
+  capture reaches the cell (4.2: elongations never attack); ``unit_attacks[side][unit]`` the same
+  for any cell of a unit, one entry per attacker cell (check on any of the King's squares);
 - ``rides[code][unit]``: for an aggregate of that code on the unit, its rays over units, each a tuple
   of ``(unit, m)`` (3.2: the piece's own vectors repeated, one unit step = two squares);
 - ``unit_rays[side][unit]``: ``(codes, units)``: the units outward from `unit` in one direction and
@@ -100,6 +101,8 @@ class TilingTables:
                 self.rides[code] = [self._rides(geo, u, _unit_vectors(pt)) for u in range(geo.unit_count)]
         self.attacks = [[tuple((a, frozenset(codes)) for a, codes in sorted(raw[side][t].items()))
                          for t in range(n)] for side in (0, 1)]
+        self.unit_attacks = [[self._merged(raw[side], geo.unit_cells[u]) for u in range(geo.unit_count)]
+                             for side in (0, 1)]
         king = next(p for p in data.pieces if p.letter in data.giant)
         self.king_steps = [tuple((v, geo.unit_cells[u][0] | geo.unit_cells[v][0] << TO_SHIFT | UNIT_MOVE)
                                  for v in (geo.unit_offset(u, *vec) for vec in _unit_vectors(king))
@@ -123,6 +126,15 @@ class TilingTables:
             else:
                 out.append((t, s | t << TO_SHIFT, p, s | p << TO_SHIFT))
         return tuple(out)
+
+    @staticmethod
+    def _merged(raw_side: list[dict], cells: tuple[int, ...]) -> tuple:
+        """(attacker cell, codes) for the attacks on any of `cells`, one entry per attacker cell."""
+        merged: dict[int, set[int]] = {}
+        for t in cells:
+            for a, codes in raw_side[t].items():
+                merged.setdefault(a, set()).update(codes)
+        return tuple((a, frozenset(codes)) for a, codes in sorted(merged.items()))
 
     @staticmethod
     def _rides(geo: TiledGeometry, u: int, vectors: list[tuple[int, int]]) -> tuple:
