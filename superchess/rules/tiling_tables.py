@@ -46,7 +46,6 @@ class TilingData:
     title: str
     start_fen: str
     pieces: tuple[PieceType, ...]
-    aggregate_names: dict[str, str]   # small piece letter -> what its aggregate moves as
     giant: frozenset[str]             # letters of pieces covering a whole unit (the King)
     repetition: int
     quiet_turns: int
@@ -68,7 +67,6 @@ def tiling_data() -> TilingData:
     pieces = tuple(piece_from_data(letter, p) for letter, p in d["pieces"].items())
     return TilingData(
         name=d["name"], title=d["title"], start_fen=d["start_fen"], pieces=pieces,
-        aggregate_names={k: p["aggregate"] for k, p in d["pieces"].items() if "aggregate" in p},
         giant=frozenset(k for k, p in d["pieces"].items() if p.get("giant")),
         repetition=d["repetition"], quiet_turns=d["quiet_turns"],
         opening_allowances=tuple(d["opening_allowances"]), after_opening=d["after_opening"],
