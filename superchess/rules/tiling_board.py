@@ -78,7 +78,7 @@ _MODEL = TilingModel()
 #: States one `legal_moves` may visit deciding which moves can still complete the turn (see
 #: turns.TurnSearch: past it a move is offered, undecided, so a position is never mate on an
 #: unfinished search).
-SEARCH_BUDGET = 5_000
+SEARCH_BUDGET = 50_000
 
 
 def search_key(pos: TilingPosition) -> tuple:

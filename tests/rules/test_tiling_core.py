@@ -213,3 +213,19 @@ def test_r12_turn_search_in_place_leaves_the_position_as_it_was(budget):
         assert set(moves) <= set(pos.legal())
         assert (pos.fen(), pos.hash, pos.key(), len(pos.stack), list(pos.history), list(pos.board)) == before
     assert checks
+
+
+def test_r12_long_turn_in_check_offers_only_completable_moves():
+    """tiling R12, 4.2: ten moves into a 12-move turn of a random game, in check: the board offers
+    exactly the moves after which the reference's whole-turn search finds a legal end (the search
+    budget covers the turn, so no undecided move is offered)."""
+    from superchess.rules import Board
+
+    fen = ("g1f1w2nf2ww2gg1/f2fww1g1w3nff2/wg2n3g1nn1g2fw/w2gg2f4g2n1g/n3f1kk1w1wf5/3f2kk5g4/1f16/5N5g1w4/"
+           "7W8G1/w5F1N2F6/11W1G4/3FWW7FF3/W1GGGF1G1G2G1NW1F/WN1W4NW5WGN/4NGG1KK1W1F1G2/GW6KKW3WG1G b 12 4 32"
+           " | n15p14 e16f16 i14h14 h15i13 l9m10 l14k12 d13d12 e12f14 p16q15 j15i15")
+    b = Board("tilingrider", fen)
+    state = T.parse(fen)
+    assert b.is_check() and T.is_check(state)
+    completable = {m.text for m in T.moves_in_turn(state) if T.legal_turn(T._apply(state, m), budget=20_000)}
+    assert {m.text for m in b.legal_moves} == completable != set()
