@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from superchess.cli import main
 from superchess.rules import Board
-from superchess.rules import tiling as T
+from tests.rules import tiling_reference as T
 
 
 def run(capsys, *argv):

@@ -1,10 +1,10 @@
-"""A beam search for Tiling Rider Chess turns (the variant is not on the core yet, so the core's
-`Searcher` cannot play it).
+"""A beam search for Tiling Rider Chess turns, over the core's `TilingPosition` (make/unmake).
 
-A turn is searched as a sequence of moves: from the current state (a turn's start or its middle) the
-`width` best states after one more move are kept, expanded again, and so on up to the allowance;
-every kept state where the turn may end (tiling 4.1, 4.2, R13) is a candidate, and the best candidate
-gives the line. Evaluation: material, a bonus per aggregate, and half the value of each own piece an
+A turn is searched as a sequence of moves: from the current position (a turn's start or its middle)
+the `width` best lines one move longer are kept, expanded again, and so on up to the allowance; every
+kept line after which the turn may end (tiling 4.1, 4.2, R13) is a candidate, and the best candidate
+gives the line. Lines are kept as move integers and replayed on the one position (each at most the
+allowance long). Evaluation: material, a bonus per aggregate, and half the value of each own piece an
 enemy small piece attacks, from the mover's side, less a small cost per move made (each move of this
 turn is one more move for the opponent's next turn, R11). No look-ahead into the opponent's turn: a
 low-level player.
@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..rules import tiling as T
-from ..rules.tiling_board import TilingBoard
+from ..rules.tiling_board import VARIANT, TilingBoard
+from ..rules.tiling_position import TilingPosition
 from ..rules.turns import END_TURN
 from .timing import uci_think_ms
 
@@ -35,81 +35,96 @@ class TurnResult:
     nodes: int        # states evaluated
 
 
-def evaluate(state: T.State, side: int) -> int:
+def evaluate(pos: TilingPosition, side: int) -> int:
     """Material, aggregates and attacked pieces from `side`'s point of view (no King is material)."""
-    board, total = state.board, 0
-    for sq, c in enumerate(board):
-        if c == T.EMPTY or c.upper() == T.KING:
-            continue
-        own = T.side_of(c) == side
-        value = VALUES[c.upper()]
-        attacked = T._small_attacks(board, sq, 1 - side if own else side)
-        value -= value // 2 if attacked and own else 0
-        total += value if own else -value
-    for _, _, letter in T.aggregates(state):
-        total += AGGREGATE_BONUS if T.side_of(letter) == side else -AGGREGATE_BONUS
-    return total - MOVE_COST * len(state.made)
+    board, t, total = pos.board, pos.tables, 0
+    for s in (0, 1):
+        for cell in pos.occ[s]:
+            code = board[cell]
+            if not t.small[code]:
+                continue
+            value = VALUES[t.symbol[code].upper()]
+            if s == side:
+                total += value - value // 2 if pos.small_attacked(cell, 1 - side) else value
+            else:
+                total -= value
+    for _, code in pos.aggregates():
+        total += AGGREGATE_BONUS if code >> 6 == side else -AGGREGATE_BONUS
+    return total - MOVE_COST * pos.made
 
 
-def _key(state: T.State) -> tuple:
-    return state.board, state.moved, state.done, state.king_moved
+def _replay(pos: TilingPosition, line: tuple[int, ...], fn: Callable[..., object], *args: object) -> object:
+    """`fn(*args)` with `line` made on the position, which is then restored."""
+    for m in line:
+        pos.make(m)
+    try:
+        return fn(*args)
+    finally:
+        for _ in line:
+            pos.unmake()
+
+
+def _expand(pos: TilingPosition, side: int, line: tuple[int, ...], seen: set,
+            children: list[tuple[int, tuple[int, ...]]]) -> None:
+    """Each legal move from the position (reached by `line`) not seen yet, scored, into `children`."""
+    for m in pos.legal():
+        pos.make(m)
+        if pos.key() not in seen:
+            seen.add(pos.key())
+            children.append((evaluate(pos, side), line + (m,)))
+        pos.unmake()
 
 
 def best_turn(board: TilingBoard, width: int = DEFAULT_WIDTH, movetime_ms: float | None = DEFAULT_MOVETIME_MS,
               stop: threading.Event | None = None) -> TurnResult:
     """The best line found for the rest of the board's turn; its first move is always legal."""
     deadline = None if movetime_ms is None else time.monotonic() + movetime_ms / 1000
-    root, side, made = board.reference_state, board.turn, board.moves_in_turn
+    pos, side, search = board.position, board.turn, board.turn_search
     nodes = 0
-    best: tuple[int, tuple[T.Move, ...]] | None = None
-    if T.can_end_turn(root):
-        best = (evaluate(root, side), ())
-    beam = [root]
+    best: tuple[int, tuple[int, ...]] | None = None
+    if search.can_end(pos, pos.made, side):
+        best = (evaluate(pos, side), ())
+    beam: list[tuple[int, ...]] = [()]
     while beam:
         if (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.is_set()):
             break
-        seen, children = set(), []
-        for s in beam:
-            for m in T.iter_moves(s):
-                c = T._apply(s, m)
-                if _key(c) not in seen:
-                    seen.add(_key(c))
-                    children.append((evaluate(c, side), c))
+        seen: set = set()
+        children: list[tuple[int, tuple[int, ...]]] = []
+        for line in beam:
+            _replay(pos, line, _expand, pos, side, line, seen, children)
         nodes += len(children)
         children.sort(key=lambda x: x[0], reverse=True)
-        beam = [c for _, c in children[:width]]
-        for score, c in children[:width]:
-            if T.can_end_turn(c) and (best is None or score > best[0]):
-                best = (score, c.made[made:])
+        beam = [line for _, line in children[:width]]
+        for score, line in children[:width]:
+            if (best is None or score > best[0]) and _replay(pos, line, lambda: search.can_end(pos, pos.made, side)):
+                best = (score, line)
     if best is None:  # no completion in the beam (in check, or out of time): the best legal move now
-        moves = {m.text: m for m in T.moves_in_turn(root)}  # `end` is not legal here: best is None
-        scored = [(evaluate(T._apply(root, moves[mv.text]), side), mv.text) for mv in board.legal_moves]
+        moves = {pos.move_text(m): m for m in pos.legal()}  # `end` is not legal here: best is None
+        scored = [(_replay(pos, (moves[mv.text],), lambda: evaluate(pos, side)), mv.text) for mv in board.legal_moves]
         return TurnResult([max(scored)[1]] if scored else [], max(scored)[0] if scored else 0, nodes)
-    return TurnResult([m.text for m in best[1]] or [END_TURN], best[0], nodes)
-
-
-def _recorded(state: T.State, text: str) -> T.Move:
-    for m in T.pseudo_moves(state):
-        if m.text == text:
-            return m
-    raise T.TilingError(f"no move {text!r} in {T.fen(state.start or state)}")
+    return TurnResult([pos.move_text(m) for m in best[1]] or [END_TURN], best[0], nodes)
 
 
 def board_after(start_fen: str | None, moves: list[str]) -> TilingBoard:
     """The board after a game's `moves` from `start_fen` (None: the start; it may carry moves of an
-    unfinished turn after ` | `), replayed on the reference module: each move is found among the
-    moves movement and the turn's limits allow (the server judged its legality when it was played),
-    a few ms a move instead of the 10-250 ms of a legality search. The board starts at the current
+    unfinished turn after ` | `), replayed on one `TilingPosition`: each move is found among the
+    moves the position allows now (the server judged the whole turn when it was played), without
+    the turn search a `TilingBoard` runs before accepting a move. The board starts at the current
     turn's start (earlier turns are not kept: repetitions are not seen)."""
-    start_text, _, first = (start_fen or T.START_FEN).partition("|")
-    state = T.parse(start_text.strip())
+    start_text, _, first = (start_fen or VARIANT.start_fen).partition("|")
+    pos = TilingPosition.from_fen(start_text.strip())
+    made: list[str] = []
     for text in first.split() + list(moves):
-        state = T.close_turn(state) if text == END_TURN else T._apply(state, _recorded(state, text))
-        if len(state.made) >= state.allowance:  # the turn ends by itself after its last allowed move
-            state = T.close_turn(state)
-    if not state.made:
-        return TilingBoard("tilingrider", T.fen(state))
-    return TilingBoard("tilingrider", f"{T.fen(state.start)} | {' '.join(m.text for m in state.made)}")
+        if text != END_TURN:
+            m = next((m for m in pos.iter_legal() if pos.move_text(m) == text), None)
+            if m is None:
+                raise ValueError(f"no move {text!r} in {pos.fen()} | {' '.join(made)}")
+            pos.make(m)
+            made.append(text)
+        if text == END_TURN or pos.made >= pos.allowance:  # the last allowed move ends the turn
+            pos.end_turn()
+            made = []
+    return TilingBoard(VARIANT.name, f"{pos.fen()} | {' '.join(made)}" if made else pos.fen())
 
 
 def choose_tiling_move(start_fen: str | None, moves: list[str], soft_ms: Callable[[int], int | None]) -> str:

@@ -1,31 +1,33 @@
-"""Tiling Rider Chess behind the public Board API (`Board("tilingrider")`), over the reference rules
-module `tiling.py` and the multi-move turn mechanism of `turns.py` (through `turn_board.TurnBoard`).
+"""Tiling Rider Chess behind the public Board API (`Board("tilingrider")`), on the core's terms: one
+mutable `TilingPosition` (tiling_position.py: core move integers, cell-change make/unmake, Zobrist)
+under the multi-move turn mechanism of `turns.py` (through `turn_board.TurnBoard`, in place: every
+move the turn search tries is made and unmade on the same position).
 
-Not on the core yet: positions are the reference module's immutable `State`s (one per move pushed).
-
-Cells: squares a1..r16 are 0..287 (`tiling.square`). A small piece's move goes from square to square;
-a giant King's move names the lower-left squares of its units (`i1g1`); an aggregate move goes from
-unit to unit, its cells `UNIT_BASE` + the unit's index i + 9j, its text `@` + the units' lower-left
-squares (`@c5c9`). A turn is 1 to `allowance` moves (exactly 4 / 8 in the opening turns, R11, R13);
-it ends by itself after its last allowed move, otherwise by the move `end` (R12). Check, checkmate
-and the game's end are judged at turn starts (4.3); mid-turn `outcome()` is None.
+Cells: squares a1..r16 are 0..287. A small piece's move goes from square to square; a giant King's
+move names the lower-left squares of its units (`i1g1`); an aggregate move goes from unit to unit,
+its public cells `UNIT_BASE` + the unit's index i + 9j, its text `@` + the units' lower-left squares
+(`@c5c9`). A turn is 1 to `allowance` moves (exactly 4 / 8 in the opening turns, R11, R13); it ends
+by itself after its last allowed move, otherwise by the move `end` (R12). Check, checkmate and the
+game's end are judged at turn starts (4.3); mid-turn `outcome()` is None.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import tiling as T
 from .board import Move, Piece
+from .encoding import CELL_MASK, TO_SHIFT
 from .outcome import Outcome, Termination
 from .program import Roster
 from .tiling_layout import GEOMETRY, TilingGeometry
+from .tiling_position import TilingPosition
+from .tiling_tables import AGGREGATE, UNIT_MOVE, tiling_data, tiling_tables
 from .turn_board import TurnBoard
 from .turns import TurnRule, TurnSearch
 
-UNIT_BASE = T.SIZE
-_RESULTS = {"checkmate": Termination.CHECKMATE, "stalemate": Termination.STALEMATE,
-            "repetition": Termination.REPETITION, "turn_rule": Termination.MOVE_RULE}
+_TABLES = tiling_tables()
+_GEO = _TABLES.geometry
+UNIT_BASE = _GEO.size
 
 
 @dataclass(frozen=True)
@@ -35,71 +37,69 @@ class TilingVariant:
     title: str
     start_fen: str
     # the widest turn (the server's "multi_move"); each turn's own rule is `turn_rule(state)`
-    turn_rule: TurnRule = TurnRule("1 to 9", 1, 9)
+    turn_rule: TurnRule = TurnRule(f"1 to {tiling_data().after_opening}", 1, tiling_data().after_opening)
     # what the server asks of any variant: no promotion, holdings, reprogramming or generated set-ups
     promotion_choices: tuple[str, ...] = ()
-    move_rule_claim: int = T.QUIET_TURNS  # 100 quiet turns = 50 of each player: the server says "50-move rule"
+    # 100 quiet turns = 50 of each player: the server says "50-move rule"
+    move_rule_claim: int = tiling_data().quiet_turns
     holdings: bool = False
     reprogrammable: bool = False
     setup: dict | None = None
     geometry: TilingGeometry = GEOMETRY
 
 
-VARIANT = TilingVariant("tilingrider", "Tiling Rider Chess", T.START_FEN)
+VARIANT = TilingVariant(tiling_data().name, tiling_data().title, tiling_data().start_fen)
 
 
-def turn_rule(state: T.State) -> TurnRule:
-    """The rule of `state`'s turn: exactly the allowance in the opening turns (or fewer when no move
+def turn_rule(pos: TilingPosition) -> TurnRule:
+    """The rule of `pos`'s turn: exactly the allowance in the opening turns (or fewer when no move
     is left, R13), otherwise 1 to the allowance (4.1, R11)."""
-    n = state.allowance
-    if state.exact:
+    n = pos.allowance
+    if pos.exact:
         return TurnRule(f"exactly {n}", n, n, stop_when_stuck=True)
     return TurnRule(f"1 to {n}", 1, n)
 
 
 class TilingModel:
-    """The reference module's states as `turns.TurnModel`."""
+    """`turns.TurnModel` over one mutable `TilingPosition` (so it has `undo`)."""
 
-    def moves(self, state: T.State) -> Iterator[T.Move]:
-        if not T.is_check(state):
-            return T.iter_moves(state)  # lazily: the turn search mostly needs one completion
-        # in check, the likely answers first (King moves, captures), as in tiling.legal_turn
-        return iter(sorted(T.iter_moves(state), key=lambda m: m.kind != "king" and state.board[m.to] == T.EMPTY))
+    def moves(self, pos: TilingPosition) -> Iterable[int]:
+        if not pos.in_check():
+            return pos.iter_legal()  # lazily: the turn search mostly needs one completion
+        # in check, the likely answers first (King moves, captures)
+        board = pos.board
+        return sorted(pos.iter_legal(), key=lambda m: not m & UNIT_MOVE and not board[(m >> TO_SHIFT) & CELL_MASK])
 
-    def play(self, state: T.State, move: T.Move) -> T.State:
-        return T._apply(state, move)  # the move comes from `moves`: no second legality test
+    def play(self, pos: TilingPosition, move: int) -> TilingPosition:
+        pos.make(move)  # the move comes from `moves`: no second legality test
+        return pos
 
-    def end_turn(self, state: T.State) -> T.State:
-        return T.close_turn(state)
+    def end_turn(self, pos: TilingPosition) -> TilingPosition:
+        pos.end_turn()
+        return pos
 
-    def turn_ok(self, ended: T.State, mover: int) -> bool:
-        return not T.is_check(ended, mover)  # 4.2: the mover's King is not in check at the end
+    def undo(self, pos: TilingPosition) -> None:
+        pos.unmake()
+
+    def turn_ok(self, ended: TilingPosition, mover: int) -> bool:
+        return not ended.in_check(mover)  # 4.2: the mover's King is not in check at the end
 
 
 _MODEL = TilingModel()
 #: States one `legal_moves` may visit deciding which moves can still complete the turn (see
-#: turns.TurnSearch: past it a move is offered, undecided, as tiling.is_checkmate answers "not mate").
-SEARCH_BUDGET = 5_000
+#: turns.TurnSearch: past it a move is offered, undecided, so a position is never mate on an
+#: unfinished search).
+SEARCH_BUDGET = 50_000
 
 
-def search_key(state: T.State) -> tuple:
-    """What the rest of a turn depends on (as in tiling.legal_turn): placement, who moved, how many moves."""
-    return state.board, state.moved, state.done, state.king_moved, len(state.made)
+def search_key(pos: TilingPosition) -> tuple:
+    """What the rest of a turn depends on: placement (hash), who moved, how many moves."""
+    return pos.key()
 
 
-def _unit_index(sq: int) -> int:
-    i, j = T.unit_of(sq)
-    return i + T.UNITS_X * j
-
-
-def _unit_square(cell: int) -> int:
-    """Lower-left square of the unit of an aggregate move's cell."""
-    index = cell - UNIT_BASE
-    return T.unit_squares(index % T.UNITS_X, index // T.UNITS_X)[0]
-
-
-def _piece(letter: str) -> Piece | None:
-    return None if letter == T.EMPTY else Piece(letter.upper(), 0 if letter.isupper() else 1)
+def _piece(pos: TilingPosition, cell: int) -> Piece | None:
+    code = pos.board[cell]
+    return Piece(_TABLES.symbol[code].upper(), code >> 6) if code else None
 
 
 class TilingBoard(TurnBoard):
@@ -117,30 +117,38 @@ class TilingBoard(TurnBoard):
         self._set_up(self.starting_fen)
 
     # -- hooks of TurnBoard -----------------------------------------------------------------
-    def _turn_search(self, state: T.State) -> TurnSearch:
-        return TurnSearch(turn_rule(state), _MODEL, search_key, SEARCH_BUDGET)
+    def _turn_search(self, pos: TilingPosition) -> TurnSearch:
+        return TurnSearch(turn_rule(pos), _MODEL, search_key, SEARCH_BUDGET)
 
-    def _side(self, state: T.State) -> int:
-        return state.side
+    def _side(self, pos: TilingPosition) -> int:
+        return pos.side
 
-    def _public(self, m: T.Move) -> Move:
-        if m.kind == "agg":
-            return Move(UNIT_BASE + _unit_index(m.frm), UNIT_BASE + _unit_index(m.to), None, m.text)
-        return Move(m.frm, m.to, None, m.text)
+    def _public(self, m: int) -> Move:
+        fr, to = m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK
+        if m & AGGREGATE:
+            return Move(UNIT_BASE + _GEO.unit_of[fr], UNIT_BASE + _GEO.unit_of[to], None, self._state.move_text(m))
+        return Move(fr, to, None, self._state.move_text(m))
 
-    def _reference(self, mv: Move) -> T.Move:
+    def _reference(self, mv: Move) -> int:
         if mv.from_cell >= UNIT_BASE:
-            return T.Move("agg", _unit_square(mv.from_cell), _unit_square(mv.to_cell))
-        return T.Move("king" if self._state.board[mv.from_cell].upper() == T.KING else "piece",
-                      mv.from_cell, mv.to_cell)
+            fr, to = (_GEO.unit_cells[c - UNIT_BASE][0] for c in (mv.from_cell, mv.to_cell))
+            return fr | to << TO_SHIFT | UNIT_MOVE | AGGREGATE
+        pos = self._state
+        giant = pos.board[mv.from_cell] == _TABLES.king_code[pos.side]
+        return mv.from_cell | mv.to_cell << TO_SHIFT | (UNIT_MOVE if giant else 0)
 
-    def _start_text(self, state: T.State) -> str:
-        return T.fen(state)
+    def _start_text(self, pos: TilingPosition) -> str:
+        return pos.fen()
 
-    def _parse_start(self, text: str) -> T.State:
-        return T.parse(text)
+    def _parse_start(self, text: str) -> TilingPosition:
+        return TilingPosition.from_fen(text, _TABLES)
 
     # -- state ------------------------------------------------------------------------------
+    @property
+    def position(self) -> TilingPosition:
+        """The current position (the core's mutable `TilingPosition`; what the engine searches)."""
+        return self._state
+
     @property
     def allowance(self) -> int:
         """The most moves of the current turn (4.1)."""
@@ -166,48 +174,57 @@ class TilingBoard(TurnBoard):
         return self._state.number
 
     def cell(self, name: str) -> int:
-        return T.square(name)
+        return _GEO.parse_cell(name)
+
+    def _cell(self, cell: int | str) -> int:
+        return _GEO.parse_cell(cell) if isinstance(cell, str) else cell
 
     def piece_at(self, cell: int | str) -> Piece | None:
-        if isinstance(cell, str):
-            cell = T.square(cell)
-        return _piece(self._state.board[cell])
+        return _piece(self._state, self._cell(cell))
 
     def pieces(self) -> dict[str, Piece]:
         """Square name -> piece, for every occupied square (a giant King on each of its four)."""
-        return {T.square_name(s): _piece(c) for s, c in enumerate(self._state.board) if c != T.EMPTY}
+        pos = self._state
+        return {_GEO.names[c]: _piece(pos, c) for c in range(_GEO.size) if pos.board[c]}
 
     def tile(self, cell: int | str) -> tuple[str, str]:
         """The two squares of the tile holding `cell`, the given one first (1, R3)."""
-        sq = T.square(cell) if isinstance(cell, str) else cell
-        return T.square_name(sq), T.square_name(T.partner(sq))
+        c = self._cell(cell)
+        return _GEO.names[c], _GEO.names[_GEO.partner[c]]
 
     def unit(self, cell: int | str) -> tuple[str, str]:
         """(unit name `c5-d6`, colour `orange` / `blue`) of the unit holding `cell` (1)."""
-        sq = T.square(cell) if isinstance(cell, str) else cell
-        i, j = T.unit_of(sq)
-        return T.unit_name(i, j), T.unit_colour(i, j)
+        u = _GEO.unit_of[self._cell(cell)]
+        return _GEO.unit_name(u), _GEO.unit_colour[u]
 
     def unit_squares(self, unit: str) -> tuple[str, str, str, str]:
         """The four squares of a unit named by any of them or as `c5-d6`, lower-left first (1)."""
-        i, j = T.unit_of(T.square(unit.split("-")[0]))
-        return tuple(T.square_name(s) for s in T.unit_squares(i, j))
+        cells = _GEO.unit_cells[_GEO.unit_of[self._cell(unit.split("-")[0])]]
+        return tuple(_GEO.names[c] for c in cells)
 
     def aggregates(self) -> list[tuple[str, Piece]]:
         """The aggregates formed now (3.2, R6): (unit name `c5-d6`, piece type and side)."""
-        return [(T.unit_name(i, j), _piece(letter)) for i, j, letter in T.aggregates(self._state)]
+        pos = self._state
+        return [(_GEO.unit_name(u), _piece(pos, _GEO.unit_cells[u][0])) for u, _ in pos.aggregates()]
 
     def king(self, side: int) -> str | None:
         """The lower-left square of `side`'s King unit."""
-        return T.square_name(T.unit_squares(*T.king_unit(self._state, side))[0])
+        return _GEO.names[self._state.kings[side]]
 
     # -- moves ------------------------------------------------------------------------------
     def effects(self, move: Move) -> list[tuple[str, Piece | None, Piece | None]]:
         """What the move changes, square by square: (square name, piece before, piece after)."""
         if move.from_cell < 0:
             return []
-        before, after = self._state.board, T._apply(self._state, self._reference(move)).board
-        return [(T.square_name(s), _piece(a), _piece(b)) for s, (a, b) in enumerate(zip(before, after)) if a != b]
+        pos = self._state
+        after = dict(pos.changes(self._reference(move)))
+        out = []
+        for c in sorted(after):
+            if after[c] != pos.board[c]:
+                code = after[c]
+                out.append((_GEO.names[c], _piece(pos, c),
+                            Piece(_TABLES.symbol[code].upper(), code >> 6) if code else None))
+        return out
 
     def captures(self, move: Move) -> list[tuple[str, Piece]]:
         """Every enemy piece the move removes (an aggregate or King move may take up to four)."""
@@ -217,12 +234,10 @@ class TilingBoard(TurnBoard):
     def is_check(self) -> bool:
         """Is any of the four squares of the mover's King attacked (4.2)? Only turn ends must be free
         of it."""
-        return T.is_check(self._state)
+        return self._state.in_check()
 
     def is_attacked_by(self, side: int, cell: int | str) -> bool:
-        if isinstance(cell, str):
-            cell = T.square(cell)
-        return T.attacked(self._state, cell, side)
+        return self._state.is_attacked(self._cell(cell), side)
 
     def is_checkmate(self) -> bool:
         """At a turn's start: in check and no legal whole turn (4.3)."""
@@ -241,8 +256,7 @@ class TilingBoard(TurnBoard):
 
     def repetition_count(self) -> int:
         """How often the current turn's start position has occurred (4.3)."""
-        start = self._states[self._turn_start()]
-        return 1 + start.history.count(T.boundary_key(start))
+        return self._state.repetitions()
 
     def is_repetition(self, count: int = 3) -> bool:
         return self.repetition_count() >= count
@@ -257,14 +271,24 @@ class TilingBoard(TurnBoard):
             return None
         if self.is_checkmate():
             return Outcome(Termination.CHECKMATE, 1 - self.turn)
-        result = T.outcome(self._state)
-        return Outcome(_RESULTS[result[0]], result[1]) if result else None
+        if self.is_stalemate():
+            return Outcome(Termination.STALEMATE, None)
+        data = _TABLES.data
+        if self.repetition_count() >= data.repetition:
+            return Outcome(Termination.REPETITION, None)
+        if self._state.quiet >= data.quiet_turns:
+            return Outcome(Termination.MOVE_RULE, None)
+        return None
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw) is not None
 
     def __str__(self) -> str:
-        return T.diagram(self._state)
+        """The board as in the rules file (rank 16 on top)."""
+        pos = self._state
+        lines = [f"{r + 1:2d}  " + " ".join(_TABLES.symbol[pos.board[r * _GEO.files + f]] or "."
+                                            for f in range(_GEO.files)) for r in range(_GEO.ranks - 1, -1, -1)]
+        return "\n".join(lines + ["    " + " ".join(_GEO.names[f][0] for f in range(_GEO.files))])
 
     def __repr__(self) -> str:
         return f"Board('tilingrider', {self.fen()!r})"

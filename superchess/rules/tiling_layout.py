@@ -4,23 +4,20 @@ are named by their unit's lower-left square, so an aggregate move is listed and 
 lower-left piece of its unit, to the lower-left square of the destination unit (as its text `@c5c9`
 says). The layout adds what the page draws besides the squares: each square's unit colour
 (`tint`), the tiles (pairs of squares, drawn with thin borders) and the giant King (a piece drawn
-over a 2 x 2 block)."""
+over a 2 x 2 block). Everything comes from the core's `TiledGeometry` and the variant's data."""
 from __future__ import annotations
 
-from . import tiling as T
+from .tiling_tables import tiling_data, tiling_tables
 
 
 class TilingGeometry:
     """The part of `geometry.Geometry` the server and records use: names and board size."""
 
-    files = T.FILES
-    ranks = T.RANKS
-
     def __init__(self) -> None:
-        squares = [T.square_name(s) for s in range(T.SIZE)]
-        units = [T.square_name(T.unit_squares(n % T.UNITS_X, n // T.UNITS_X)[0])
-                 for n in range(T.UNITS_X * T.UNITS_Y)]
-        self.names: list[str] = squares + units
+        self._geo = geo = tiling_tables().geometry
+        self.files, self.ranks = geo.files, geo.ranks
+        squares = geo.names[:geo.size]
+        self.names: list[str] = squares + [geo.names[cells[0]] for cells in geo.unit_cells]
         self._index = {n: c for c, n in enumerate(squares)}
 
     def name(self, cell: int) -> str:
@@ -34,15 +31,15 @@ class TilingGeometry:
 
     def layout(self) -> dict:
         """The board description: the squares with their unit colour, the tiles, the 2 x 2 pieces."""
-        cells = []
-        for s in range(T.SIZE):
-            f, r = T.coords(s)
-            cells.append({"name": T.square_name(s), "shape": "square", "x": f + 0.5, "y": r + 0.5, "size": 1.0,
-                          "tint": T.unit_colour(*T.unit_of(s))})
-        tiles = [[T.square_name(s), T.square_name(T.partner(s))] for s in range(T.SIZE) if s < T.partner(s)]
-        return {"width": T.FILES, "height": T.RANKS, "cells": cells, "tiles": tiles,
-                "piece_sizes": {T.KING: 2, T.KING.lower(): 2},
-                "labels": {"square": {"files": T.FILE_LETTERS, "ranks": [str(r) for r in range(1, T.RANKS + 1)]}}}
+        geo = self._geo
+        cells = [{"name": geo.names[s], "shape": "square", "x": f + 0.5, "y": r + 0.5, "size": 1.0,
+                  "tint": geo.unit_colour[geo.unit_of[s]]} for s, (f, r) in enumerate(geo.coords)]
+        tiles = [[geo.names[s], geo.names[geo.partner[s]]] for s in range(geo.size) if s < geo.partner[s]]
+        giant = sorted(tiling_data().giant)
+        return {"width": geo.files, "height": geo.ranks, "cells": cells, "tiles": tiles,
+                "piece_sizes": {**{k: 2 for k in giant}, **{k.lower(): 2 for k in giant}},
+                "labels": {"square": {"files": "".join(chr(97 + f) for f in range(geo.files)),
+                                      "ranks": [str(r) for r in range(1, geo.ranks + 1)]}}}
 
 
 GEOMETRY = TilingGeometry()

@@ -5,6 +5,8 @@ immutable states and the turn mechanism of `turns.py`.
 moves of the turn each state has seen, push / pop (pop retracts within the unfinished turn), move
 text, the mid-turn position text ("FEN of the turn's start | the moves so far"), whole turns as text,
 perft. A subclass says how its reference module's states and moves look (the abstract hooks below).
+With a turn model over one mutable position (`turns.undo_in_place`), the stack holds that position
+once per move and `pop` takes the move (and the turn end it caused) back on it.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 
 from .board import IllegalMoveError, Move
 from .program import Roster
-from .turns import END_TURN, TurnSearch
+from .turns import END_TURN, TurnSearch, undo_in_place
 
 #: The end-of-turn move as a public `Move`.
 END_MOVE = Move(-1, -1, None, END_TURN)
@@ -58,7 +60,8 @@ class TurnBoard(ABC):
         self._made = [0]  # moves made in the current turn, after each push
         self._stack: list[Move] = []  # every move pushed, those of a mid-turn start position first
         self._base = 0
-        self._legal_cache: tuple[Any, list[Move]] | None = None  # keyed by the state object
+        self._legal_cache: tuple[Any, list[Move]] | None = None  # keyed by the state object and version
+        self._version = 0  # pushes and pops so far: a mutable position stays the same object
         for word in moves_text.split():
             self.push_text(word)
         self._base = len(self._stack)
@@ -123,11 +126,12 @@ class TurnBoard(ABC):
         return list(self._legal_list())
 
     def _legal_list(self) -> list[Move]:
-        if self._legal_cache is None or self._legal_cache[0] is not self._state:
+        key = (self._state, self._version)
+        if self._legal_cache is None or self._legal_cache[0][0] is not key[0] or self._legal_cache[0][1] != key[1]:
             moves, may_end = self._turn_search(self._state).continuations(
                 self._state, self.moves_in_turn, self.turn)
             legal = sorted((self._public(m) for m in moves), key=lambda mv: mv.text)
-            self._legal_cache = (self._state, legal + ([END_MOVE] if may_end else []))
+            self._legal_cache = (key, legal + ([END_MOVE] if may_end else []))
         return self._legal_cache[1]
 
     def parse_move(self, text: str) -> Move:
@@ -152,6 +156,7 @@ class TurnBoard(ABC):
         self._states.append(state)
         self._made.append(made)
         self._stack.append(move)
+        self._version += 1
 
     def push_text(self, text: str) -> Move:
         mv = self.parse_move(text)
@@ -179,9 +184,15 @@ class TurnBoard(ABC):
         """Take back the last move (within the turn, or the last move of the previous turn)."""
         if len(self._stack) == self._base:
             raise IndexError("no move to take back")
-        self._states.pop()
-        self._made.pop()
-        return self._stack.pop()
+        model = self._turn_search(self._state).model
+        state = self._states.pop()
+        if self._made.pop() == 0:
+            undo_in_place(model, state)  # the turn end this move caused
+        move = self._stack.pop()
+        if move != END_MOVE:
+            undo_in_place(model, state)
+        self._version += 1
+        return move
 
     def peek(self) -> Move | None:
         return self._stack[-1] if len(self._stack) > self._base else None

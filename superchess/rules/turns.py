@@ -8,6 +8,11 @@ A variant with multi-move turns gives two things:
   how one is played, how the turn is closed, and whether a closed turn is legal (e.g. the mover's
   King is not attacked at its end).
 
+A model may keep one mutable position instead of immutable states (the core's make/unmake): it then
+also has `undo(state)`, `play` and `end_turn` change the position in place (returning it), the search
+takes back every move and turn end it tries, and a lazy `moves` iterator must survive the position
+being changed and restored between its items.
+
 From these, `continuations` lists what the public `legal_moves` offers mid-turn: each move that starts
 at least one legal completion of the turn, plus `END_TURN` when the turn may stop here. Tiling Rider
 (1-N moves per turn) plugs in the same way with its own rule and model.
@@ -53,6 +58,17 @@ class TurnModel(Protocol[S, M]):
     def turn_ok(self, ended: S, mover: int) -> bool:
         """Is a turn of `mover` that ended in `ended` legal?"""
 
+    # optional, for a model over one mutable position: def undo(self, state: S) -> None
+    # (take back the last `play` or `end_turn`)
+
+
+def undo_in_place(model: TurnModel, state) -> None:
+    """Take back the last `play` / `end_turn` of a model over a mutable position; nothing to do for
+    immutable states."""
+    undo = getattr(model, "undo", None)
+    if undo is not None:
+        undo(state)
+
 
 @dataclass(frozen=True)
 class TurnSearch(Generic[S, M]):
@@ -71,7 +87,12 @@ class TurnSearch(Generic[S, M]):
         """May the turn stop now, after `made` moves?"""
         long_enough = made >= self.rule.min_moves or (
             self.rule.stop_when_stuck and made > 0 and not any(True for _ in self.model.moves(state)))
-        return long_enough and self.model.turn_ok(self.model.end_turn(state), mover)
+        if not long_enough:
+            return False
+        ended = self.model.end_turn(state)
+        ok = self.model.turn_ok(ended, mover)
+        undo_in_place(self.model, ended)
+        return ok
 
     def completable(self, state: S, made: int, mover: int) -> bool:
         """Does some legal completion of the turn exist from here?"""
@@ -89,7 +110,10 @@ class TurnSearch(Generic[S, M]):
             visited[0] += 1
             if self.budget is not None and visited[0] > self.budget:
                 return True
-            if self._completable(self.model.play(state, m), made + 1, mover, failed, visited):
+            child = self.model.play(state, m)
+            ok = self._completable(child, made + 1, mover, failed, visited)
+            undo_in_place(self.model, child)
+            if ok:
                 return True
         if key is not None:
             failed.add(key)
@@ -101,6 +125,10 @@ class TurnSearch(Generic[S, M]):
             return [], False
         failed: set = set()
         visited = [0]
-        moves = [m for m in self.model.moves(state)
-                 if self._completable(self.model.play(state, m), made + 1, mover, failed, visited)]
+        moves = []
+        for m in self.model.moves(state):
+            child = self.model.play(state, m)
+            if self._completable(child, made + 1, mover, failed, visited):
+                moves.append(m)
+            undo_in_place(self.model, child)
         return moves, self.can_end(state, made, mover)

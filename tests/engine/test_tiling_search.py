@@ -6,10 +6,10 @@ import random
 
 from superchess.engine.play import choose_move
 from superchess.engine.tiling_search import best_turn, board_after
-from superchess.rules import Board
-from superchess.rules import tiling as T
+from superchess.rules import Board, Piece
 from superchess.rules.turns import END_TURN
 from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
+from tests.rules import tiling_reference as T
 from tests.rules.test_tiling import position
 
 
@@ -27,7 +27,7 @@ def test_forms_an_aggregate_then_captures_a_whole_unit():
         b.push_text(text)
     if b.moves_in_turn:
         b.push_text(END_TURN)
-    assert b.turn == 1 and "g" not in b.reference_state.board
+    assert b.turn == 1 and Piece("G", 1) not in b.pieces().values()
 
 
 def test_in_check_the_line_ends_safe():

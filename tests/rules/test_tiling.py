@@ -1,4 +1,5 @@
-"""Tiling Rider Chess rules (superchess.rules.tiling, a pure module): the worked examples T1-T10 of
+"""Tiling Rider Chess rules in the pure reference module (tests/rules/tiling_reference.py, the oracle of
+the core's Tiling Rider, see test_tiling_core.py): the worked examples T1-T10 of
 ../shared/rules/tiling-rider.md exactly as stated, one or more tests per ruling R1-R16 (cited as
 ``tiling Rn``), and seeded random play (every legal turn ends with the mover's King safe; the text
 form round-trips mid-turn)."""
@@ -8,8 +9,8 @@ import random
 
 import pytest
 
-from superchess.rules import tiling as T
-from superchess.rules.tiling import (
+from tests.rules import tiling_reference as T
+from tests.rules.tiling_reference import (
     EMPTY,
     Move,
     State,

@@ -1,8 +1,9 @@
 """Tiling Rider Chess (../shared/rules/tiling-rider.md, rulings R1-R16): the rules over a small,
 explicit, immutable state.
 
-Pure module: no Position, no tables, no I/O. It is the reference the core wiring (a later session)
-must reproduce, so clarity wins over speed; every function returns a new `State`.
+Pure module: no Position, no tables, no I/O. It is the test-only oracle that the core's Tiling Rider
+(superchess/rules/tiling_position.py) is checked against (tests/rules/test_tiling_core.py), so
+clarity wins over speed; every function returns a new `State`.
 
 Board (section 1)
     18 files ``a``..``r`` x 16 ranks. A square is an integer ``sq = rank0 * 18 + file0``
