@@ -66,3 +66,25 @@ class RectGeometry:
                     if t is not None:
                         out.append(t)
         return out
+
+
+class NamedCells:
+    """A board's cell names as the server and game records use them, for boards that are more than
+    a rectangle of squares (InterGrid's points, Tiling Rider's units): `names[cell]`, `name(cell)`
+    and `parse_cell(name)`, which accepts the first `parseable` names (all by default)."""
+
+    def __init__(self, files: int, ranks: int, names: list[str], parseable: int | None = None,
+                 kind: str = "square") -> None:
+        self.files, self.ranks = files, ranks
+        self.names = names
+        self._index = {n: c for c, n in enumerate(names[:parseable])}
+        self._kind = kind
+
+    def name(self, cell: int) -> str:
+        return self.names[cell]
+
+    def parse_cell(self, name: str) -> int:
+        c = self._index.get(name)
+        if c is None:
+            raise ValueError(f"no {self._kind} named {name!r}")
+        return c

@@ -3,6 +3,7 @@
 unit wide; the board spans 0..8 both ways), so a client draws both layers with one component."""
 from __future__ import annotations
 
+from .geometry import NamedCells
 from .layered_variant import get_layered_variant
 
 POINT_BASE = 64
@@ -10,24 +11,11 @@ SQUARE_SIZE = 1.0
 POINT_SIZE = 0.55  # a point-piece is drawn smaller, centred on its grid point
 
 
-class IntergridGeometry:
-    """The part of `geometry.Geometry` the server and records use: names and board size."""
-
-    files = 8
-    ranks = 8
+class IntergridGeometry(NamedCells):
+    """The part of a geometry the server and records use (names, board size), and the layout."""
 
     def __init__(self) -> None:
-        self.names: list[str] = get_layered_variant("intergrid").geometry.names
-        self._index = {n: c for c, n in enumerate(self.names)}
-
-    def name(self, cell: int) -> str:
-        return self.names[cell]
-
-    def parse_cell(self, name: str) -> int:
-        try:
-            return self._index[name]
-        except KeyError:
-            raise ValueError(f"no square or point named {name!r}") from None
+        super().__init__(8, 8, get_layered_variant("intergrid").geometry.names, kind="square or point")
 
     def layout(self) -> dict:
         """The board description: every cell with its shape, centre and size; both coordinate sets."""

@@ -7,27 +7,17 @@ says). The layout adds what the page draws besides the squares: each square's un
 over a 2 x 2 block). Everything comes from the core's `TiledGeometry` and the variant's data."""
 from __future__ import annotations
 
+from .geometry import NamedCells
 from .tiling_tables import tiling_data, tiling_tables
 
 
-class TilingGeometry:
-    """The part of `geometry.Geometry` the server and records use: names and board size."""
+class TilingGeometry(NamedCells):
+    """The part of a geometry the server and records use (names, board size), and the layout."""
 
     def __init__(self) -> None:
         self._geo = geo = tiling_tables().geometry
-        self.files, self.ranks = geo.files, geo.ranks
-        squares = geo.names[:geo.size]
-        self.names: list[str] = squares + [geo.names[cells[0]] for cells in geo.unit_cells]
-        self._index = {n: c for c, n in enumerate(squares)}
-
-    def name(self, cell: int) -> str:
-        return self.names[cell]
-
-    def parse_cell(self, name: str) -> int:
-        try:
-            return self._index[name]
-        except KeyError:
-            raise ValueError(f"no square named {name!r}") from None
+        units = [geo.names[cells[0]] for cells in geo.unit_cells]
+        super().__init__(geo.files, geo.ranks, geo.names[:geo.size] + units, parseable=geo.size)
 
     def layout(self) -> dict:
         """The board description: the squares with their unit colour, the tiles, the 2 x 2 pieces."""
