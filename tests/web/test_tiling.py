@@ -136,7 +136,8 @@ def test_t9_check_on_the_giant_king_and_its_only_move(two_players, server):
     a.click('#board [data-square="i2"]')
     expect(a.locator("#board .dest")).to_have_count(4)  # T9: only the unit g1-h2 (k1-l2 and i3-j4 are attacked)
     for sq in ("g1", "h1", "g2", "h2"):
-        expect(a.locator(f'#board [data-square="{sq}"].dest')).to_have_count(1)
+        expect(a.locator(f'#board [data-square="{sq}"].dest.group-dest')).to_have_count(1)
+    expect(a.locator('#board .dest-block[data-move="i1g1"]')).to_have_count(1)  # the unit outlined whole
     a.click('#board [data-square="h2"]')  # any square of the destination unit
     a.click("#end-turn")
     for p in (a, b):
