@@ -93,6 +93,7 @@ def test_a_three_move_turn_with_undo_and_an_aggregate_move(two_players, server):
     assert {"d6d7", "@c5c7"} <= {m.text for m in after.legal_moves}
     a.click('#board [data-square="d7"]')
     expect(a.locator("#promotion")).to_be_visible()
+    screenshot(a, "tilingrider-choice")
     assert sorted(b.get_attribute("data-move") for b in a.locator("#promotion [data-move]").all()) == ["@c5c7", "d6d7"]
     a.click("#promotion [data-cancel]")
     a.click('#board [data-square="d12"]')  # a square of c11-d12 other than its lower-left one
