@@ -430,7 +430,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         v = variants.variant_of(variant)
         return {"variant": v.name, "files": v.geometry.files, "ranks": v.geometry.ranks,
                 "reprogrammable": v.reprogrammable, "start_fen": v.start_fen,
-                "pieces": [variants.piece_entry(p) for p in v.pieces]}
+                "pieces": variants.piece_entries(v)}
 
     @app.post("/api/rosters/preview")
     def preview(body: PreviewIn) -> dict:

@@ -13,8 +13,11 @@ PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard", "tilingrider")
 # multi-move variants whose unfinished turn is the mover's draft (tiling-rider R12): the mover may
 # take its moves back, and the opponent and watchers see the turn's start until the turn ends
 DRAFTED_TURNS = frozenset({"tilingrider"})
+# the pieces of standalone variants without piece objects, as letter and name (the board page draws
+# a piece by its name): Tiling Rider's piece letters (tiling-rider section 1)
+NAMED_PIECES = {"tilingrider": (("K", "King"), ("W", "Wazir"), ("F", "Ferz"), ("G", "Guard"), ("N", "Knight"))}
 # the variants whose pieces the board page names and labels (GET /api/variants/{v}/pieces)
-WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES
+WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES + tuple(NAMED_PIECES)
 
 
 @lru_cache(maxsize=None)
@@ -70,6 +73,13 @@ def option(name: str) -> dict:
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": v.reprogrammable, "holdings": v.holdings, "setups": bool(v.setup),
             "multi_move": multi_move(v)}
+
+
+def piece_entries(variant) -> list[dict]:
+    """The variant's pieces as the board page knows them (`piece_entry`, or `NAMED_PIECES`)."""
+    if variant.name in NAMED_PIECES:
+        return [{"letter": letter, "name": name, "label": letter} for letter, name in NAMED_PIECES[variant.name]]
+    return [piece_entry(p) for p in variant.pieces]
 
 
 def piece_entry(piece) -> dict:

@@ -40,6 +40,17 @@ def test_tilingrider_is_offered_with_units_tiles_and_the_giant_king(server):
     assert layout["piece_sizes"] == {"K": 2, "k": 2}  # the giant Kings (R4)
 
 
+def test_the_pieces_are_named_for_the_board_page_drawings(server):
+    """Section 1's piece letters, named (the page draws a piece by its name): every letter of the
+    start position, and nothing else."""
+    info = ok(server.browser().get("/api/variants/tilingrider/pieces"))
+    names = {p["letter"]: p["name"] for p in info["pieces"]}
+    placement = Board("tilingrider").fen().split()[0]
+    assert set(names) == {c.upper() for c in placement if c.isalpha()}
+    assert names == {"K": "King", "W": "Wazir", "F": "Ferz", "G": "Guard", "N": "Knight"}
+    assert (info["files"], info["ranks"], info["reprogrammable"]) == (18, 16, False)
+
+
 def test_a_turn_with_a_retraction_and_an_aggregate_move_is_private_until_it_ends(server, restart):
     fen = board(PIECES, allowance="3").fen()
     m = new_match(server, variant="tilingrider", fen=fen, time_control="blitz-3+2")

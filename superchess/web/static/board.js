@@ -5,6 +5,10 @@
 //   a move passing an intermediate square (its `via`): click the piece, that square, the destination;
 //   a move capturing off its destination or not moving: a second click confirms it, once every
 //   capture it makes is highlighted;
+//   a group of cells moving as one (a giant piece's block, a formed aggregate): a click on any of
+//   its cells offers the group's moves (with that cell's own piece's moves), each destination
+//   block is marked whole and a click anywhere on it makes the move; a square reached both ways
+//   offers the choice in the picker;
 //   click anywhere else -> deselect.
 // Every square is one <g class="square" data-square="e2"> (unique per square); when occupied it
 // also carries class "piece", data-piece="P" and data-side="0|1", and holds the piece drawing.
@@ -15,6 +19,10 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const S = 100; // one square, in SVG units
 
 let instances = 0;
+
+/** An aggregate move (four like pieces on a unit moving as one, tiling-rider 3.2, R6): its text is
+ * "@" and the lower-left squares of the origin and destination units (docs/protocol.md). */
+const isAggregateMove = (m) => m.move.startsWith('@');
 
 export function squareName(file, rank) {
   return String.fromCharCode(97 + file) + String(rank + 1);
@@ -146,8 +154,7 @@ export class BoardView {
     this.state = state;
     this.pending = null;
     this.via = null;
-    const legal = this._legal();
-    if (this.selected && !(legal[this.selected] && legal[this.selected].length)) this.selected = null;
+    if (this.selected && !this._movesOf(this.selected).length) this.selected = null;
     if (!this.picker.hidden && !this.selected) this.closePicker(false);
     this.render();
   }
@@ -197,12 +204,6 @@ export class BoardView {
   /** The same as a user's click on the square named `sq`. */
   clickSquare(sq) {
     if (!this.interactive || !this.state) return;
-    const legal = this._legal();
-    // a selected giant King's destination block stands for its lower-left square (the move's `to`)
-    if (this.selected && !this._movesTo(sq).length) sq = this._blockDests().get(sq) || sq;
-    // a square of a piece drawn over several stands for its lower-left square, unless it is a destination
-    const anchor = this._anchors().get(sq);
-    if (anchor && !(this.selected && this._movesTo(sq).length)) sq = anchor;
     if (this.selected && !this.via && !this.pending && this._viaMoves(sq).length) {
       // the intermediate square of a move that passes one (a Berserker's first capture): its
       // destinations light up; a move straight to that square is then a click on it again
@@ -212,6 +213,7 @@ export class BoardView {
     }
     if (this.selected) {
       const moves = this._movesTo(sq);
+      if (this.pending && moves.includes(this.pending)) { this._send(this.pending); return; }
       if (moves.length === 1 && this._needsConfirm(moves[0])) {
         // a move that captures more than its destination: highlight every piece it captures first
         this.pending = moves[0];
@@ -220,10 +222,13 @@ export class BoardView {
       }
       if (moves.length === 1) { this._send(moves[0]); return; }
       if (moves.length > 1) { this._openPicker(moves); return; }
-      if (sq === this.selected) { this.deselect(); return; }
     }
-    if (legal[sq] && legal[sq].length) {
-      this.selected = sq;
+    // a square of a piece drawn over several stands for its lower-left square
+    const group = this._groupAt(sq);
+    const pick = group && group.giant ? group.anchor : sq;
+    if (this.selected && pick === this.selected) { this.deselect(); return; }
+    if (this._movesOf(pick).length) {
+      this.selected = pick;
       this.via = null;
       this.pending = null;
       this.closePicker(false);
@@ -252,17 +257,73 @@ export class BoardView {
 
   /** The selected piece's moves whose first intermediate square (`via`) is `sq`. */
   _viaMoves(sq) {
-    return (this._legal()[this.selected] || []).filter((m) => m.via && m.via[0] === sq);
+    return this._ownMoves(this.selected).filter((m) => m.via && m.via[0] === sq);
   }
 
-  /** The selected piece's moves a click on `sq` means: with an intermediate square chosen, those
-   * passing it to `sq` (or the move straight to it, on a second click on it); else the moves to
-   * `sq` that pass none, or, when every move to `sq` passes one, all of them. */
+  /** The selection's moves a click on `sq` means: with an intermediate square chosen, those
+   * passing it to `sq` (or the move straight to it, on a second click on it); else the selected
+   * piece's moves to `sq` that pass none, or, when every move to `sq` passes one, all of them; and
+   * the moves of its group whose destination block holds `sq`. */
   _movesTo(sq) {
-    const all = (this._legal()[this.selected] || []).filter((m) => m.to === sq);
+    const all = this._ownMoves(this.selected).filter((m) => m.to === sq);
     const direct = all.filter((m) => !(m.via && m.via.length));
     if (this.via) return this.via === sq ? direct : all.filter((m) => m.via && m.via[0] === this.via);
-    return direct.length ? direct : all;
+    const grouped = this._groupMoves(this.selected).filter((d) => d.cells.includes(sq)).map((d) => d.move);
+    return [...(direct.length ? direct : all), ...grouped];
+  }
+
+  /** The groups of cells that move as one, each {anchor, cells, n, giant, moves}: a piece the
+   * layout draws over n x n squares (`piece_sizes`; all its moves) and each aggregate formed
+   * (`state.aggregates`; its `@` moves). Both list their moves under their lower-left square
+   * (`anchor`), to the lower-left square of the n x n destination block. */
+  _groups() {
+    const st = this.state;
+    if (this._groupsOf === st && this._groupsLayout === this.layout) return this._groupList;
+    const legal = this._legal();
+    const blocks = new Map();
+    for (const [sq, anchor] of this._anchors()) blocks.set(anchor, [...(blocks.get(anchor) || []), sq]);
+    const groups = [...blocks].map(([anchor, cells]) => ({
+      anchor, cells, n: this.layout.piece_sizes[st.pieces[anchor]], giant: true, moves: legal[anchor] || [] }));
+    for (const agg of st.aggregates || []) {
+      const anchor = this._lowerLeft(agg.cells);
+      groups.push({ anchor, cells: agg.cells, n: Math.round(Math.sqrt(agg.cells.length)), giant: false,
+        moves: (legal[anchor] || []).filter(isAggregateMove) });
+    }
+    this._groupsOf = st;
+    this._groupsLayout = this.layout;
+    this._groupList = groups;
+    return groups;
+  }
+
+  _groupAt(sq) {
+    return this._groups().find((g) => g.cells.includes(sq)) || null;
+  }
+
+  /** The moves of the piece on `sq` alone (not those of the group listed under the same square). */
+  _ownMoves(sq) {
+    const group = this._groupAt(sq);
+    const moves = this._legal()[sq] || [];
+    return group && group.anchor === sq ? moves.filter((m) => !group.moves.includes(m)) : moves;
+  }
+
+  /** The moves of the group holding `sq`, each {move, cells: its destination block}. */
+  _groupMoves(sq) {
+    const group = sq && this._groupAt(sq);
+    return group ? group.moves.map((move) => ({ move, cells: this._block(move.to, group.n) })) : [];
+  }
+
+  /** Everything a click on `sq` offers: its piece's own moves and its group's. */
+  _movesOf(sq) {
+    return [...this._ownMoves(sq), ...this._groupMoves(sq).map((d) => d.move)];
+  }
+
+  /** The squares of the n x n block whose lower-left square is `to`. */
+  _block(to, n) {
+    const cells = this._layout().cells;
+    const corner = cells.find((c) => c.name === to);
+    if (!corner) return [];
+    return cells.filter((c) => c.shape !== 'point' && c.x >= corner.x && c.x < corner.x + n
+      && c.y >= corner.y && c.y < corner.y + n).map((c) => c.name);
   }
 
   _legal() {
@@ -354,9 +415,10 @@ export class BoardView {
     if (!this.interactive || !this.state || e.button !== 0 || !this.picker.hidden) return;
     const g = e.target.closest('[data-square]');
     const sq = g && g.getAttribute('data-square');
-    const legal = this._legal();
-    if (!sq || !(legal[sq] && legal[sq].length)) return;
-    this.drag = { from: sq, x: e.clientX, y: e.clientY, pointerId: e.pointerId, active: false, ghost: null };
+    const group = sq && this._groupAt(sq);
+    const from = group && group.giant ? group.anchor : sq;
+    if (!sq || !this._movesOf(from).length) return;
+    this.drag = { from, x: e.clientX, y: e.clientY, pointerId: e.pointerId, active: false, ghost: null };
   }
 
   _cancelPress(e, always = false) {
@@ -430,7 +492,7 @@ export class BoardView {
     this.picker.replaceChildren();
     const title = document.createElement('div');
     title.className = 'promotion-title';
-    title.textContent = 'Promote to';
+    title.textContent = sorted.some((m) => m.promotion) ? 'Promote to' : 'Which move?';
     this.picker.appendChild(title);
     const list = document.createElement('div');
     list.className = 'promotion-choices';
@@ -449,9 +511,13 @@ export class BoardView {
         const label = document.createElement('span');
         label.textContent = name;
         btn.appendChild(label);
-      } else {
+      } else { // moves to one square without promotion (a piece's own move, its group's move)
         btn.setAttribute('data-promotion', '');
-        btn.textContent = m.move;
+        const aggregate = isAggregateMove(m);
+        if (aggregate) btn.setAttribute('data-aggregate', '');
+        const who = aggregate ? 'Aggregate' : this.pieceSet.name(mover || '');
+        const taken = (m.captures || []).length ? ` takes ${m.captures.join(' ')}` : '';
+        btn.textContent = `${who} ${m.move}${taken}`;
       }
       list.appendChild(btn);
     });
@@ -479,39 +545,25 @@ export class BoardView {
     const sizes = (this.layout && this.layout.piece_sizes) || {};
     const anchors = new Map();
     if (!this.state || !Object.keys(sizes).length) return anchors;
-    const cells = new Map(this._layout().cells.map((c) => [c.name, c]));
+    const names = new Set(this._layout().cells.map((c) => c.name));
     for (const letter of Object.keys(sizes)) {
-      const block = Object.entries(this.state.pieces || {}).filter(([sq, l]) => l === letter && cells.has(sq)).map(([sq]) => sq);
+      const block = Object.entries(this.state.pieces || {}).filter(([sq, l]) => l === letter && names.has(sq)).map(([sq]) => sq);
       if (!block.length) continue;
-      const key = (sq) => [cells.get(sq).y, cells.get(sq).x];
-      const anchor = block.reduce((a, b) => {
-        const [ay, ax] = key(a);
-        const [by, bx] = key(b);
-        return by < ay || (by === ay && bx < ax) ? b : a;
-      });
+      const anchor = this._lowerLeft(block);
       for (const sq of block) anchors.set(sq, anchor);
     }
     return anchors;
   }
 
-  /** For a selected piece drawn over n x n squares: every square of each destination block -> the
-   * block's lower-left square (the move's `to`), so a click anywhere on the block makes the move. */
-  _blockDests() {
-    const blocks = new Map();
-    const anchors = this._anchors();
-    const letter = this.selected && anchors.get(this.selected) === this.selected && this.state.pieces[this.selected];
-    const n = letter ? ((this.layout && this.layout.piece_sizes) || {})[letter] || 1 : 1;
-    if (n < 2) return blocks;
-    const cells = this._layout().cells;
-    const byName = new Map(cells.map((c) => [c.name, c]));
-    for (const m of this._legal()[this.selected] || []) {
-      const to = byName.get(m.to);
-      if (!to) continue;
-      for (const c of cells) {
-        if (c.shape !== 'point' && c.x >= to.x && c.x < to.x + n && c.y >= to.y && c.y < to.y + n) blocks.set(c.name, m.to);
-      }
-    }
-    return blocks;
+  /** The leftmost of the lowest of the named cells. */
+  _lowerLeft(names) {
+    const cells = new Map(this._layout().cells.map((c) => [c.name, c]));
+    const key = (sq) => [cells.get(sq).y, cells.get(sq).x];
+    return names.reduce((a, b) => {
+      const [ay, ax] = key(a);
+      const [by, bx] = key(b);
+      return by < ay || (by === ay && bx < ax) ? b : a;
+    });
   }
 
   /** SVG rectangle {x, y, width, height} around the named cells. */
@@ -535,19 +587,28 @@ export class BoardView {
   }
 
   /** What the layout and state add over the cells: tile borders, aggregates formed (`state.aggregates`,
-   * each its cells) and the pieces drawn over several squares, once each from their lower-left square. */
-  _overlay(layout, anchors) {
+   * each its cells; "selected" when the selection offers its moves), the outlines of the selected
+   * group's destination blocks (`blockDests`, each {move, cells}) and the pieces drawn over several
+   * squares, once each from their lower-left square. */
+  _overlay(layout, anchors, blockDests) {
     const st = this.state;
     const over = svgEl('g', { class: 'overlay' });
     for (const tile of layout.tiles || []) {
       const box = this._box(tile, layout);
       if (box) over.appendChild(svgEl('rect', { class: 'tile-border', ...box }));
     }
+    const inset = (box, d, cls, attrs) => svgEl('rect', { class: cls, ...attrs,
+      x: box.x + d, y: box.y + d, width: box.width - 2 * d, height: box.height - 2 * d, rx: 2 * d + 2 });
+    const moving = blockDests.length ? this._groupAt(this.selected) : null;
     for (const agg of st.aggregates || []) {
       const box = this._box(agg.cells, layout);
       if (!box) continue;
-      over.appendChild(svgEl('rect', { class: 'aggregate', 'data-cells': agg.cells.join(','), 'data-piece': agg.piece,
-        x: box.x + 6, y: box.y + 6, width: box.width - 12, height: box.height - 12, rx: 14 }));
+      const cls = moving && moving.cells === agg.cells ? 'aggregate selected' : 'aggregate';
+      over.appendChild(inset(box, 6, cls, { 'data-cells': agg.cells.join(','), 'data-piece': agg.piece }));
+    }
+    for (const d of blockDests) {
+      const box = this._box(d.cells, layout);
+      if (box) over.appendChild(inset(box, 4, 'dest-block', { 'data-move': d.move.move, 'data-to': d.move.to }));
     }
     const sizes = layout.piece_sizes || {};
     for (const [sq, anchor] of anchors) {
@@ -610,14 +671,16 @@ export class BoardView {
     const marks = this.marks;
     if (marks) for (const sq of marks.dests) dests.set(sq, true);
     else if (this.via) for (const m of [...this._viaMoves(this.via), ...this._movesTo(this.via)]) dests.set(m.to, m);
-    else if (this.selected) {
-      for (const m of legal[this.selected] || []) dests.set(m.to, m);
-      for (const [sq, to] of this._blockDests()) if (!dests.has(sq)) dests.set(sq, dests.get(to)); // a giant's whole block
-    }
+    else if (this.selected) for (const m of this._ownMoves(this.selected)) dests.set(m.to, m);
+    // the destination blocks of the selection's group (a giant piece, an aggregate), each marked whole
+    const blockDests = marks || this.via ? [] : this._groupMoves(this.selected);
+    const inBlock = new Set(blockDests.flatMap((d) => d.cells));
     const vias = new Set(this.selected && !this.via && !marks
-      ? (legal[this.selected] || []).filter((m) => m.via && m.via.length).map((m) => m.via[0]) : []);
+      ? this._ownMoves(this.selected).filter((m) => m.via && m.via.length).map((m) => m.via[0]) : []);
     const last = st.last_move || null;
     const doomed = new Set((this.pending && this.pending.captures) || []);
+    const pendingBlock = blockDests.find((d) => d.move === this.pending);
+    const pendingCells = new Set(pendingBlock ? pendingBlock.cells : this.pending ? [this.pending.to] : []);
     const anchors = this._anchors();
     // the King in check: its square, or every square of a giant King's block
     const checked = anchors.has(st.check) ? (sq) => anchors.get(sq) === anchors.get(st.check) : (sq) => sq === st.check;
@@ -664,7 +727,8 @@ export class BoardView {
         classes.push('selected');
         g.appendChild(cover('hl-selected'));
       }
-      if (legal[name] && legal[name].length) classes.push('movable');
+      const group = this._groupAt(name);
+      if ((legal[name] && legal[name].length) || (group && group.moves.length)) classes.push('movable');
       if (st.check && checked(name)) {
         classes.push('check');
         g.appendChild(svgEl('circle', { class: 'hl-check', cx: S / 2, cy: S / 2, r: S * 0.55, fill: `url(#${gid})` }));
@@ -681,13 +745,17 @@ export class BoardView {
           g.appendChild(art);
         }
       }
-      if (dests.has(name)) {
+      if (inBlock.has(name)) { // a square of a group's destination block: a click anywhere on it moves the group
+        classes.push('group-dest');
+        g.appendChild(svgEl('rect', { class: 'hl-group-dest', width: S, height: S }));
+      }
+      if (dests.has(name) || inBlock.has(name)) {
         classes.push('dest');
-        if (this.pending && this.pending.to === name) classes.push('pending');
+        if (pendingCells.has(name)) classes.push('pending');
         if (letter) {
           classes.push('capture');
           g.appendChild(svgEl('circle', { class: 'hl-capture', cx: S / 2, cy: S / 2, r: S * 0.44 }));
-        } else {
+        } else if (dests.has(name)) {
           g.appendChild(svgEl('circle', { class: 'hl-dest', cx: S / 2, cy: S / 2, r: S * 0.16 }));
         }
       }
@@ -704,7 +772,7 @@ export class BoardView {
     }
     frag.appendChild(squares);
     frag.appendChild(points);
-    frag.appendChild(this._overlay(layout, anchors));
+    frag.appendChild(this._overlay(layout, anchors, blockDests));
 
     const coords = svgEl('g', { class: 'coords', 'font-size': M * 0.62, 'aria-hidden': 'true' });
     const label = (text, x, y) => {

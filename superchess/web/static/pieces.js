@@ -120,6 +120,31 @@ const DRAWINGS = {
     ['path', 'M22 34 H28 V46 H22 Z M72 34 H78 V46 H72 Z', 'cut'],
     ['line', 'M35 38 V80 M65 38 V80', 'detail'],
   ],
+  // Tiling Rider's small pieces, each marked with the directions of its step (section 1, 3.1).
+  // Wazir (orthogonal step): a vizier in a turbaned dome, a plus on his robe.
+  wazir: [
+    ['path', BASE],
+    ['path', 'M30 80 C30 68 36 60 40 54 H60 C64 60 70 68 70 80 Z'],
+    ['path', 'M36 48 H64 A4 4 0 0 1 64 56 H36 A4 4 0 0 1 36 48 Z'],
+    ['path', 'M30 36 C30 22 40 15 50 15 C60 15 70 22 70 36 C70 44 62 48 50 48 C38 48 30 44 30 36 Z'],
+    ['circle', [50, 10, 5]],
+    ['line', 'M34 33 C44 28 56 28 66 33 M50 61 V75 M43 68 H57', 'detail'],
+  ],
+  // Ferz (diagonal step): a counsellor in a pointed hood, a cross on his robe.
+  ferz: [
+    ['path', BASE],
+    ['path', 'M28 80 L40 52 H60 L72 80 Z'],
+    ['circle', [50, 40, 12]],
+    ['path', 'M36 36 L50 6 L64 36 C56 32 44 32 36 36 Z'],
+    ['line', 'M44 62 L56 74 M56 62 L44 74', 'detail'],
+  ],
+  // Guard (one step any way, a non-royal King): a crested shield with a star of eight rays.
+  guard: [
+    ['path', BASE],
+    ['path', 'M40 26 L43 12 H57 L60 26 Z'],
+    ['path', 'M26 26 H74 V48 C74 64 64 74 50 80 C36 74 26 64 26 48 Z'],
+    ['line', 'M50 34 V68 M33 51 H67 M38 39 L62 63 M62 39 L38 63', 'detail'],
+  ],
   // Superchess compounds: a knight's head (the leap they all share) with the emblem of the other
   // half above it — Amazon (Queen + Knight) a coronet, Empress (Rook + Knight) battlements,
   // Princess (Bishop + Knight) a mitre, Veteran (King + Knight) a cross.
@@ -164,7 +189,7 @@ const GLYPHS_BY_NAME = Object.freeze({
   King: 'king', Queen: 'queen', Rook: 'rook', Bishop: 'bishop', Knight: 'knight',
   Pawn: 'pawn', 'Super Pawn': 'pawn',
   Prince: 'prince', Princess: 'princess', Archbishop: 'archbishop', 'Super Knight': 'super-knight',
-  Fortress: 'fortress',
+  Fortress: 'fortress', Wazir: 'wazir', Ferz: 'ferz', Guard: 'guard',
   Amazon: 'amazon', Empress: 'empress', Veteran: 'veteran',
 });
 // ... except where a variant gives a name to another piece (Superchess's Princess is the
