@@ -46,6 +46,7 @@ class TilingVariant:
     reprogrammable: bool = False
     setup: dict | None = None
     geometry: TilingGeometry = GEOMETRY
+    pieces: tuple = tiling_data().pieces  # the piece types (letter, name, movement) from the data
 
 
 VARIANT = TilingVariant(tiling_data().name, tiling_data().title, tiling_data().start_fen)

@@ -1,8 +1,8 @@
 """Tiling Rider's board as the server and the board page see it (tiling-rider.md section 1, R3):
 cells 0..287 are the squares a1..r16; an aggregate move's cells (`tiling_board.UNIT_BASE` + i + 9j)
-are named by their unit's lower-left square, so an aggregate move is listed and clicked from the
-lower-left piece of its unit, to the lower-left square of the destination unit (as its text `@c5c9`
-says). The layout adds what the page draws besides the squares: each square's unit colour
+are named by their unit's lower-left square, so an aggregate move is listed under the lower-left
+piece of its unit, to the lower-left square of the destination unit (as its text `@c5c9` says; the
+board page lets any square of either unit stand for it). The layout adds what the page draws besides the squares: each square's unit colour
 (`tint`), the tiles (pairs of squares, drawn with thin borders) and the giant King (a piece drawn
 over a 2 x 2 block). Everything comes from the core's `TiledGeometry` and the variant's data."""
 from __future__ import annotations

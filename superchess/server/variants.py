@@ -15,9 +15,8 @@ PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard", "tilingrider")
 DRAFTED_TURNS = frozenset({"tilingrider"})
 # the pieces of standalone variants without piece objects, as letter and name (the board page draws
 # a piece by its name): Tiling Rider's piece letters (tiling-rider section 1)
-NAMED_PIECES = {"tilingrider": (("K", "King"), ("W", "Wazir"), ("F", "Ferz"), ("G", "Guard"), ("N", "Knight"))}
 # the variants whose pieces the board page names and labels (GET /api/variants/{v}/pieces)
-WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES + tuple(NAMED_PIECES)
+WITH_PIECES = VARIANT_NAMES + DIAGRAM_VARIANT_NAMES + ("tilingrider",)
 
 
 @lru_cache(maxsize=None)
@@ -76,9 +75,7 @@ def option(name: str) -> dict:
 
 
 def piece_entries(variant) -> list[dict]:
-    """The variant's pieces as the board page knows them (`piece_entry`, or `NAMED_PIECES`)."""
-    if variant.name in NAMED_PIECES:
-        return [{"letter": letter, "name": name, "label": letter} for letter, name in NAMED_PIECES[variant.name]]
+    """The variant's pieces as the board page knows them (`piece_entry`)."""
     return [piece_entry(p) for p in variant.pieces]
 
 
