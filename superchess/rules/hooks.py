@@ -64,5 +64,11 @@ def lone_minor(pos: "Position", side: int) -> bool:
     return rest == 0 or (rest == 1 and (mine["B"] or mine["N"]) > 0)
 
 
+def never_insufficient(pos: "Position", side: int) -> bool:
+    """Variants without an insufficient-material draw (Vanguard 4.6)."""
+    return False
+
+
 CAPTURE_CONSEQUENCES: dict[str, CaptureConsequence] = {"fortress": fortress_garrison}
-INSUFFICIENT_MATERIAL: dict[str, InsufficientMaterial] = {"fide": fide_insufficient, "lone_minor": lone_minor}
+INSUFFICIENT_MATERIAL: dict[str, InsufficientMaterial] = {"fide": fide_insufficient, "lone_minor": lone_minor,
+                                                        "never": never_insufficient}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -39,6 +40,9 @@ class Variant:
     # holdings (Superchess): a captured piece joins its owner's holdings, promotion takes from them
     holdings: bool = False
     setup: dict = field(default_factory=dict)  # data for the variant's set-up generator, if any
+    # variants whose movement is not `PieceType.movement` (diagram variants: XBetza): compiles one
+    # piece type for one side, (side, type index) -> (per-cell groups, attack entries) as tables.py
+    piece_compiler: Callable[[int, int], tuple[list, list]] | None = None
     by_letter: dict[str, PieceType] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -1,0 +1,279 @@
+"""The core `Position` for diagram variants (Vanguard): the same board, integer moves, make/unmake
+by cell changes and Zobrist hash, plus what the variant's rules add as named switches:
+
+* walked XBetza patterns and initial-only rays (`DiagramTables.walks`) beside the core groups;
+* moves applied through interned records (`MULTI`: captures off the destination, igui, rifle,
+  pass, swap), the fixed promotion of pawn types (4.5, R12) and royal succession as the
+  `after_capture` rule (R16, R17: when the last piece of a `lost` type is captured, its heir
+  becomes one in place);
+* recorded unmoved rights (R11: Helepolis) in the state and the hash;
+* attack including every special capture (4.2, R18) and the two-royal legality of 4.3/4.4 (a
+  player who can keep the King safe must; otherwise, with a Prince alive and no double
+  checkmate, any move).
+
+Piece codes are the core's (``side << 6 | type index``, diagram order), so the position text of
+`diagram_fen` reads and writes it.
+"""
+from __future__ import annotations
+
+from .diagram_rules import DiagramRules, PieceRule
+from .diagram_tables import DiagramTables, diagram_parts
+from .encoding import CELL_MASK, MULTI, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
+from .position import Position, attacked
+from .xbetza import ENEMY_S, FRIEND_S, generate
+
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+class DiagramCorePosition(Position):
+    """A diagram variant's state on the core; see the module docstring."""
+
+    def __init__(self, rules: DiagramRules) -> None:
+        variant, dt = diagram_parts(rules)
+        super().__init__(variant)
+        self.rules = rules
+        self.dt: DiagramTables = dt
+        self.files, self.ranks = rules.files, rules.ranks
+        self.unmoved: frozenset[int] = frozenset()
+        self._unmoved_stack: list[frozenset[int]] = []
+        self._rule: list[PieceRule | None] = [None] + list(rules.pieces)
+
+    # -- setting up (the interface `diagram_fen` reads and writes) ------------------------------
+    def clear(self) -> None:
+        for c in range(len(self.board)):
+            if self.board[c]:
+                self.put(c, 0)
+        self.unmoved = frozenset()
+        self.stack.clear()
+        self._unmoved_stack.clear()
+
+    def code(self, side: int, letter: str) -> int:
+        return side << SIDE_SHIFT | self.rules.type_index(letter)
+
+    def rule_of(self, code: int) -> PieceRule:
+        return self._rule[code & 63]
+
+    def rehash(self) -> int:
+        """The hash from scratch (unmoved rights included); also stored as `hash`."""
+        h = super().rehash()
+        for c in self.unmoved:
+            h ^= self.dt.z_unmoved[c]
+        self.hash = h
+        return h
+
+    # -- moves ---------------------------------------------------------------------------------
+    def record(self, m: int) -> tuple[int, int, tuple[int, ...], str]:
+        """(origin, destination, captured cells in path order, kind) of a move integer."""
+        if m & MULTI:
+            return self.dt.records[m >> RECORD_SHIFT]
+        fr, to = m & CELL_MASK, (m >> TO_SHIFT) & CELL_MASK
+        return fr, to, ((to,) if self.board[to] else ()), "normal"
+
+    def _unmoved_at(self, cell: int, code: int) -> bool:
+        """R11: a pawn type on its start ranks; other pieces by the recorded right."""
+        start = self.dt.pawn_start[code]
+        if start:
+            return cell // self.files in start
+        return cell in self.unmoved
+
+    def _walked(self, sq: int, code: int, out: list) -> None:
+        """Moves of the piece on `sq` from its initial rays and walked patterns, into `out`."""
+        walk = self.dt.walks[code][sq]
+        if walk is None:
+            return
+        initial_rays, pats = walk
+        board = self.board
+        side = code >> SIDE_SHIFT
+        unmoved = self.dt.initial[code] and self._unmoved_at(sq, code)
+        if unmoved:
+            enemy = self.tables.enemy[side]
+            for entries, to_empty, to_enemy in initial_rays:
+                for t, m in entries:
+                    p = board[t]
+                    if not p:
+                        if to_empty:
+                            out.append(m)
+                        continue
+                    if to_enemy and enemy[p]:
+                        out.append(m)
+                    break
+        if pats:
+            files = self.files
+
+            def occ(xy):
+                v = board[xy[1] * files + xy[0]]
+                if not v:
+                    return None
+                return FRIEND_S if v >> SIDE_SHIFT == side else ENEMY_S
+
+            encode = self.dt.encode
+            for mv in generate(pats, (sq % files, sq // files), occ, files, self.ranks, unmoved):
+                out.append(encode(sq, code, mv))
+
+    def pseudo_legal(self) -> list[int]:
+        """Every move of the side to move by its patterns, whatever it leaves attacked."""
+        moves: list[int] = []
+        self._generate(self.occ[self.side], moves, [])
+        n = len(moves)
+        board = self.board
+        for sq in self.occ[self.side]:
+            self._walked(sq, board[sq], moves)
+        return list(dict.fromkeys(moves)) if len(moves) > n else moves
+
+    def pseudo_captures(self) -> list[int]:
+        """The pseudo-legal moves that capture an enemy piece."""
+        return [m for m in self.pseudo_legal() if m & MULTI and self.dt.records[m >> RECORD_SHIFT][2]
+                or not m & MULTI and self.board[(m >> TO_SHIFT) & CELL_MASK]]
+
+    # -- make / unmake -------------------------------------------------------------------------
+    def changes(self, m: int) -> list[tuple[int, int]]:
+        """The cell changes (cell, new code) of move `m`: captures, swap, promotion (4.5, R12) and
+        succession (R16, R17)."""
+        board = self.board
+        dt = self.dt
+        if m & MULTI:
+            o, d, caps, kind = dt.records[m >> RECORD_SHIFT]
+            piece = board[o]
+            after: dict[int, int] = {}
+            if kind == "swap":
+                after[o], after[d] = board[d], piece
+            elif kind != "pass":
+                for c in caps:
+                    after[c] = 0
+                if d != o:
+                    after[o] = 0
+                    after[d] = piece
+            for c, v in after.items():  # any friendly pawn type that lands in the zone (R12)
+                if v and dt.morph[v] and dt.in_zone[v >> SIDE_SHIFT][c]:
+                    after[c] = (v & ~63) | dt.morph[v]
+        else:
+            to = (m >> TO_SHIFT) & CELL_MASK
+            after = dict(super().changes(m))
+            caps = (to,) if board[to] else ()
+            if not (caps and dt.lost[board[to]]):
+                return list(after.items())
+        opp = (board[m & CELL_MASK] >> SIDE_SHIFT) ^ 1
+        occ = self.occ[opp]
+        for lost, heir in dt.succession:
+            code = opp << SIDE_SHIFT | lost
+            if not any(board[c] == code for c in caps):
+                continue
+            if any(after.get(c, board[c]) == code for c in occ):
+                continue
+            heirs = sorted(c for c in occ if after.get(c, board[c]) == opp << SIDE_SHIFT | heir)
+            if heirs:
+                after[heirs[0]] = code
+        return list(after.items())
+
+    def make(self, m: int) -> None:
+        if not m & SPECIAL:
+            to = (m >> TO_SHIFT) & CELL_MASK
+            if self.dt.lost[self.board[to]]:  # a capture that may hand a role on: apply by changes
+                m = self.dt.intern((m & CELL_MASK, to, (to,), "normal"))
+        touched = ()
+        if self.unmoved:
+            o, d, caps, kind = self.record(m)
+            if kind != "pass":
+                touched = self.unmoved & ({o, d} | set(caps))
+        self._unmoved_stack.append(self.unmoved)
+        super().make(m)
+        if touched:
+            for c in touched:
+                self.hash ^= self.dt.z_unmoved[c]
+            self.unmoved = self.unmoved - touched
+
+    def unmake(self) -> None:
+        super().unmake()
+        self.unmoved = self._unmoved_stack.pop()
+
+    # -- attack and legality -------------------------------------------------------------------
+    def attacked_by(self, cell: int, by: int) -> bool:
+        """Some move of `by` would capture the piece on `cell` (4.2, R18): the core's attack
+        tables, then the walked patterns of `by`'s pieces that can capture there."""
+        board = self.board
+        if attacked(board, self.tables.attacks[by][cell]):
+            return True
+        for a, codes in self.dt.walk_sources[by][cell]:
+            if board[a] in codes:
+                found: list[int] = []
+                self._walked(a, board[a], found)
+                for m in found:
+                    if self.record(m)[2].count(cell):
+                        return True
+        return False
+
+    def is_attacked(self, cell: int, by_side: int) -> bool:
+        return self.attacked_by(cell, by_side)
+
+    def in_check(self) -> bool:
+        k = self.kings[self.side]
+        return k >= 0 and self.attacked_by(k, self.side ^ 1)
+
+    def royal_cell(self, side: int, type_index: int) -> int:
+        """The cell of `side`'s piece of that type (King or Prince), or -1."""
+        if type_index:
+            code = side << SIDE_SHIFT | type_index
+            for c in self.occ[side]:
+                if self.board[c] == code:
+                    return c
+        return -1
+
+    def safe_after(self, m: int, type_index: int) -> bool:
+        """After `m`, the mover's royal of that type stands and is not attacked."""
+        board = self.board
+        side = self.side
+        royal = side << SIDE_SHIFT | type_index
+        changes = self.changes(m)
+        saved = [(cell, board[cell]) for cell, _ in changes]
+        at = self.kings[side] if type_index == self.dt.king else self.royal_cell(side, type_index)
+        for cell, new in changes:
+            board[cell] = new
+            if new == royal:
+                at = cell
+        safe = at >= 0 and board[at] == royal and not self.attacked_by(at, side ^ 1)
+        for cell, old in reversed(saved):
+            board[cell] = old
+        return safe
+
+    def double_checkmated(self, pseudo: list[int]) -> bool:
+        """4.4, given that no move keeps the King safe: the Prince is attacked, no move makes it
+        safe, and every orthogonally adjacent cell it could step to is attacked."""
+        side = self.side
+        p = self.royal_cell(side, self.dt.prince)
+        if p < 0 or not self.in_check() or not self.attacked_by(p, side ^ 1):
+            return False
+        if any(self.safe_after(m, self.dt.prince) for m in pseudo):
+            return False
+        board = self.board
+        prince = board[p]
+        own = self.tables.own[side]
+        for dx, dy in _ORTHOGONAL:
+            x, y = p % self.files + dx, p // self.files + dy
+            if not (0 <= x < self.files and 0 <= y < self.ranks):
+                continue
+            t = y * self.files + x
+            old = board[t]
+            if old and own[old]:
+                continue
+            board[p], board[t] = 0, prince
+            hit = self.attacked_by(t, side ^ 1)
+            board[p], board[t] = prince, old
+            if not hit:
+                return False
+        return True
+
+    def legal(self) -> list[int]:
+        """4.3: the moves that keep the King safe if any; else none (no Prince, or double
+        checkmate) or every move (a Prince is alive). No moves at all once the King is lost."""
+        side = self.side
+        pseudo = self.pseudo_legal()
+        king = self.dt.king
+        if not king:
+            return pseudo
+        if self.kings[side] < 0:
+            return []
+        safe = [m for m in pseudo if self.safe_after(m, king)]
+        if safe or self.royal_cell(side, self.dt.prince) < 0 or self.double_checkmated(pseudo):
+            return safe
+        return pseudo
+
