@@ -262,6 +262,43 @@ class DiagramCorePosition(Position):
                 return False
         return True
 
+    def _exposed(self, k: int, opp: int) -> set[int] | None:
+        """With the King on `k` not attacked: the cells a move must change to let `opp` attack it
+        (the King's own cell, each line towards it up to its second piece, the paths of lame
+        attackers, everything a walked attacker inspects). None when the King is attacked."""
+        board = self.board
+        _, pats, rays = self.tables.attacks[opp][k]
+        out = {k}
+        for ray in rays:
+            seen = 0
+            for a, _ in ray:
+                out.add(a)
+                if board[a]:
+                    seen += 1
+                    if seen == 2:
+                        break
+        for a, codes, between in pats:
+            if board[a] in codes:
+                out.update(between)
+        reach = self.dt.reach
+        for a, codes in self.dt.walk_sources[opp][k]:
+            if board[a] in codes:
+                out.add(a)
+                out |= reach(board[a], a)
+        if self.attacked_by(k, opp):
+            return None
+        return out
+
+    def _untouched(self, m: int, exposed: set[int]) -> bool:
+        """The move changes no cell of `exposed` and hands no role on (succession): it cannot
+        expose the King."""
+        if m & MULTI:
+            o, d, caps, _ = self.dt.records[m >> RECORD_SHIFT]
+            board, lost = self.board, self.dt.lost
+            return o not in exposed and d not in exposed and not any(c in exposed or lost[board[c]] for c in caps)
+        to = (m >> TO_SHIFT) & CELL_MASK
+        return m & CELL_MASK not in exposed and to not in exposed and not self.dt.lost[self.board[to]]
+
     def legal(self) -> list[int]:
         """4.3: the moves that keep the King safe if any; else none (no Prince, or double
         checkmate) or every move (a Prince is alive). No moves at all once the King is lost."""
@@ -272,7 +309,11 @@ class DiagramCorePosition(Position):
             return pseudo
         if self.kings[side] < 0:
             return []
-        safe = [m for m in pseudo if self.safe_after(m, king)]
+        exposed = self._exposed(self.kings[side], side ^ 1)
+        if exposed is None:
+            safe = [m for m in pseudo if self.safe_after(m, king)]
+        else:
+            safe = [m for m in pseudo if self._untouched(m, exposed) or self.safe_after(m, king)]
         if safe or self.royal_cell(side, self.dt.prince) < 0 or self.double_checkmated(pseudo):
             return safe
         return pseudo

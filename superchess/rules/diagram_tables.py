@@ -68,6 +68,28 @@ def capture_offsets(pats: tuple[MovePattern, ...], span: int) -> frozenset[tuple
     return frozenset(out)
 
 
+def reach_offsets(pats: tuple[MovePattern, ...], span: int) -> frozenset[tuple[int, int]]:
+    """Every offset (from the origin) whose content one of `pats` could inspect on some board whose
+    longer side is `span`: the cells its legs may pass or end on, and their lame paths."""
+    out: set[tuple[int, int]] = set()
+    for pat in pats:
+        frontier = {(0, 0)}
+        for leg in pat.legs:
+            nxt = set()
+            steps = min(leg.max_steps, span) if leg.max_steps != INF else span
+            for x, y in frontier:
+                for k in range(1, steps + 1):
+                    px, py = x + (k - 1) * leg.step[0], y + (k - 1) * leg.step[1]
+                    p = (px + leg.step[0], py + leg.step[1])
+                    if abs(p[0]) >= span or abs(p[1]) >= span:
+                        break
+                    nxt.add(p)
+                    out.update((px + a, py + b) for path in leg.lame for a, b in path)
+            frontier = nxt
+            out |= nxt
+    return frozenset(out)
+
+
 class DiagramTables:
     """What the core position needs beyond `Tables` for a diagram variant: walked patterns per
     code and cell, their capture sources, move records, promotion, royals and succession."""
@@ -109,8 +131,24 @@ class DiagramTables:
                         x, y = a % files + dx, a // files + dy
                         if 0 <= x < files and 0 <= y < ranks:
                             raw_sources[side][y * files + x].setdefault(a, set()).add(code)
+        self._reach = {(side, ti): reach_offsets(
+            tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p)), span)
+            for side in (0, 1) for ti, rule in enumerate(rules.pieces, 1)}
+        self._reach_cells: dict[tuple[int, int], frozenset[int]] = {}
         self.walk_sources = [[tuple((a, frozenset(codes)) for a, codes in sorted(raw_sources[side][t].items()))
                               for t in range(n)] for side in (0, 1)]
+
+    def reach(self, code: int, cell: int) -> frozenset[int]:
+        """The cells the walked patterns of `code` on `cell` may inspect (their attack depends on
+        nothing else)."""
+        key = (code, cell)
+        out = self._reach_cells.get(key)
+        if out is None:
+            x0, y0 = cell % self.files, cell // self.files
+            out = self._reach_cells[key] = frozenset(
+                c for dx, dy in self._reach[(code >> SIDE_SHIFT, code & 63)]
+                if (c := _cell(x0 + dx, y0 + dy, self.files, self.ranks)) is not None)
+        return out
 
     def _far(self, cell: int, side: int) -> bool:
         y = cell // self.files

@@ -521,7 +521,7 @@ class Move(NamedTuple):
 
 
 Occupancy = Callable[[Cell], str | None]
-_STATE_REQ = {None: Req.EMPTY, ENEMY_S: Req.ENEMY, FRIEND_S: Req.FRIEND}
+_STATE_REQ = {None: int(Req.EMPTY), ENEMY_S: int(Req.ENEMY), FRIEND_S: int(Req.FRIEND)}  # plain ints: fast &
 _MISSING = object()
 
 
@@ -550,6 +550,7 @@ def _walk(legs, i, pos, origin, overlay, captured, unloads, occ, files, ranks, r
 
     x, y = pos
     dx, dy = leg.step
+    end, takes = int(leg.end), int(leg.takes)
     for _ in range(leg.max_steps):
         px, py = x, y
         x, y = x + dx, y + dy
@@ -563,10 +564,10 @@ def _walk(legs, i, pos, origin, overlay, captured, unloads, occ, files, ranks, r
         if st not in _STATE_REQ:
             raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
         here = _STATE_REQ[st]
-        if here & leg.end:
+        if here & end:
             undo = []
             ok = True
-            if st is not None and here & leg.takes:
+            if st is not None and here & takes:
                 undo.append((cell, overlay.get(cell, _MISSING)))
                 overlay[cell] = None
                 captured.append((cell, st))
@@ -587,7 +588,7 @@ def _walk(legs, i, pos, origin, overlay, captured, unloads, occ, files, ranks, r
                     del overlay[c]
                 else:
                     overlay[c] = old
-            if st is not None and here & leg.takes:
+            if st is not None and here & takes:
                 captured.pop()
         if st is not None:
             return
