@@ -1,5 +1,5 @@
 """The engine for diagram variants (Vanguard): values from movement, iterative-deepening alpha-beta
-over `DiagramPosition` (legal moves by the variant's own rules, so the two-royal rescue rules of
+over the core's `DiagramCorePosition` (legal moves by the variant's own rules, so the two-royal rescue rules of
 Vanguard 4.3 hold in the tree), captures first ordered by everything a move takes, and a short
 capture search at the leaves.
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 
 from ..rules.diagram_board import DiagramBoard
-from ..rules.diagram_position import TYPE_MASK, DiagramPosition, DMove, is_plain
+from ..rules.diagram_core import DiagramCorePosition
+from ..rules.diagram_tables import is_plain
 from ..rules.diagram_rules import DiagramRules
 from ..rules.xbetza import Req, generate
 from .search import MATE, Limits, Result
@@ -55,10 +56,10 @@ def piece_values(rules: DiagramRules) -> list[int]:
     return entry[1]
 
 
-def move_gain(pos: DiagramPosition, values: list[int], m: DMove) -> int:
+def move_gain(pos: DiagramCorePosition, values: list[int], m: int) -> int:
     """Material a move takes: every captured piece counts (Berserker doubles, Helepolis runs)."""
     board = pos.board
-    return sum(values[board[c] & TYPE_MASK] for c in m[2])
+    return sum(values[board[c] & 63] for c in pos.record(m)[2])
 
 
 class _Stop(Exception):
@@ -66,7 +67,7 @@ class _Stop(Exception):
 
 
 class DiagramSearcher:
-    def __init__(self, pos: DiagramPosition, limits: Limits, t0: float, stop_event=None) -> None:
+    def __init__(self, pos: DiagramCorePosition, limits: Limits, t0: float, stop_event=None) -> None:
         self.pos, self.limits, self.t0, self.stop_event = pos, limits, t0, stop_event
         self.values = piece_values(pos.rules)
         self.nodes = 0
@@ -76,7 +77,7 @@ class DiagramSearcher:
         pos, values = self.pos, self.values
         score = 0
         for side in (0, 1):
-            s = sum(values[pos.board[c] & TYPE_MASK] for c in pos.occ[side])
+            s = sum(values[pos.board[c] & 63] for c in pos.occ[side])
             score += s if side == pos.side else -s
         return score
 
@@ -91,7 +92,7 @@ class DiagramSearcher:
         if self.limits.hard_ms is not None and (time.monotonic() - self.t0) * 1000 >= self.limits.hard_ms:
             raise _Stop
 
-    def ordered(self, moves: list[DMove], first: DMove | None = None) -> list[DMove]:
+    def ordered(self, moves: list[int], first: int | None = None) -> list[int]:
         pos = self.pos
         key = lambda m: (m != first, -move_gain(pos, self.values, m))  # noqa: E731
         return sorted(moves, key=key)
@@ -101,13 +102,13 @@ class DiagramSearcher:
         King attacked is refuted by the reply that takes it (then -MATE unless a Prince succeeds)."""
         self._check_limits()
         pos = self.pos
-        if pos.rules.king and pos.king_cell(pos.side) < 0:
+        if pos.rules.king and pos.kings[pos.side] < 0:
             return -MATE + ply
         stand = self.evaluate()
         if stand >= beta or left == 0:
             return stand
         alpha = max(alpha, stand)
-        for m in self.ordered([m for m in pos.pseudo_legal() if m[2]]):
+        for m in self.ordered(pos.pseudo_captures()):
             pos.make(m)
             try:
                 score = -self.quiesce(-beta, -alpha, ply + 1, left - 1)
@@ -118,10 +119,10 @@ class DiagramSearcher:
             alpha = max(alpha, score)
         return alpha
 
-    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> tuple[int, list[DMove]]:
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> tuple[int, list[int]]:
         self._check_limits()
         pos = self.pos
-        if pos.rules.king and pos.king_cell(pos.side) < 0:
+        if pos.rules.king and pos.kings[pos.side] < 0:
             return -MATE + ply, []  # the King was taken with no Prince to succeed it (R15)
         if ply and pos.repetitions() > 1:
             return 0, []
@@ -129,7 +130,8 @@ class DiagramSearcher:
             return self.quiesce(alpha, beta, ply, QUIESCENCE_PLIES), []
         moves = pos.legal()
         if not moves:
-            mated = pos.in_check() and (pos.prince_cell(pos.side) < 0 or pos.double_checkmated(pos.pseudo_legal()))
+            mated = pos.in_check() and (pos.royal_cell(pos.side, pos.dt.prince) < 0
+                                        or pos.double_checkmated(pos.pseudo_legal()))
             return (-MATE + ply if mated else 0), []
         best, pv = -MATE - 1, []
         for m in self.ordered(moves):

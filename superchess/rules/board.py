@@ -75,8 +75,8 @@ class Board:
 
     def __new__(cls, variant: str | Variant = "super16", *args, **kwargs) -> "Board":
         if cls is Board and (variant in DIAGRAM_VARIANT_NAMES or isinstance(variant, DiagramRules)):
-            from .diagram_board import DiagramBoard  # Vanguard and pasted diagrams
-            return DiagramBoard(variant, *args, **kwargs)
+            from .diagram_board import DiagramBoard  # Vanguard and pasted diagrams: a Board subclass
+            return super().__new__(DiagramBoard)
         if cls is Board and isinstance(variant, str) and variant in STANDALONE_BOARDS:
             module, name = STANDALONE_BOARDS[variant].split(":")
             return getattr(importlib.import_module(f".{module}", __package__), name)(variant, *args, **kwargs)

@@ -9,8 +9,8 @@ from `DiagramRules`, and its XBetza patterns compiled per piece code and origin 
   types' 2-4 square pushes) and the multi-leg, multi-path lame, hopping and unloading patterns
   (and the pattern hooks' results), walked by `xbetza.generate` when moves are generated. The
   cells from which they can capture are `walk_sources` (R18).
-* A walked move that captures off its destination, stays on its origin or swaps is interned as a
-  record ``(origin, dest, captured cells, kind)``; its move integer is
+* A walked move that captures off its destination, stays on its origin, swaps or jumps is
+  interned as a record ``(origin, dest, captured cells, kind)``; its move integer is
   ``origin | dest << 10 | MULTI | index << RECORD_SHIFT``, so applying it is one list lookup.
 """
 from __future__ import annotations
@@ -217,7 +217,7 @@ class DiagramTables:
         """The move integer of a walked move of piece `code` from `origin`."""
         files = self.files
         dest = mv.dest[1] * files + mv.dest[0]
-        if mv.kind in ("normal", "jump"):  # one displacement, at most the destination captured
+        if mv.kind == "normal":  # one displacement, at most the destination captured
             return origin | dest << TO_SHIFT | (self.morph[code] << PROMO_SHIFT
                                                 if self.in_zone[code >> SIDE_SHIFT][dest] else 0)
         return self.intern((origin, dest, tuple(y * files + x for x, y in mv.captured), mv.kind))

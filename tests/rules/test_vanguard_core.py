@@ -2,7 +2,8 @@
 Tables, integer moves) against the earlier stand-alone implementation, the oracle: the same legal
 move texts (R21) in every position of seeded random games, the same position texts (1.1: unmoved
 rights R11, promotion R12, succession R16/R17) after every move, an incremental hash equal to the
-one computed from scratch, unmake back to the start, and perft agreement."""
+one computed from scratch, unmake back to the start, and perft agreement. The oracle is
+tests/rules/diagram_oracle.py."""
 from __future__ import annotations
 
 import random
@@ -11,9 +12,9 @@ import pytest
 
 from superchess.rules.diagram_core import DiagramCorePosition
 from superchess.rules.diagram_fen import get_fen, set_fen
-from superchess.rules.diagram_position import DiagramPosition
 from superchess.rules.diagram_rules import DiagramRules, get_diagram_variant, rules_from_diagram
 from superchess.rules.encoding import MULTI
+from tests.rules.diagram_oracle import DiagramPosition
 from tests.rules.test_diagram_play import ORTHODOX, TINY
 
 
