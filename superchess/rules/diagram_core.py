@@ -28,6 +28,10 @@ _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 class DiagramCorePosition(Position):
     """A diagram variant's state on the core; see the module docstring."""
 
+    # the engine's search takes `legal()` and `in_check()` at every node instead of testing the
+    # King against the attack tables itself (two royals, 4.3 rescue moves, walked attacks)
+    full_legality = True
+
     def __init__(self, rules: DiagramRules) -> None:
         variant, dt = diagram_parts(rules)
         super().__init__(variant)
@@ -208,6 +212,15 @@ class DiagramCorePosition(Position):
     def in_check(self) -> bool:
         k = self.kings[self.side]
         return k >= 0 and self.attacked_by(k, self.side ^ 1)
+
+    def king_lost(self) -> bool:
+        """The side to move has lost its King with no Prince to succeed it (R15)."""
+        return bool(self.dt.king) and self.kings[self.side] < 0
+
+    def capture_gain(self, m: int, value: list[int]) -> int:
+        """The summed `value` (per piece code) of every piece move `m` captures."""
+        board = self.board
+        return sum(value[board[c]] for c in self.record(m)[2])
 
     def royal_cell(self, side: int, type_index: int) -> int:
         """The cell of `side`'s piece of that type (King or Prince), or -1."""

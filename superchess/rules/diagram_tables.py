@@ -170,9 +170,13 @@ class DiagramTables:
             groups: dict[int, list] = {}
             targets: list[int] = []
             initial_rays, walked = [], []
+            seen = set()
             for pat in rule.pats[side]:
                 leg = pat.legs[0]
                 if is_plain(pat):
+                    if (pat.legs, pat.initial) in seen:  # e.g. the Helepolis's R and sb(caf)0R
+                        continue
+                    seen.add((pat.legs, pat.initial))
                     move, capture = bool(leg.end & Req.EMPTY), bool(leg.end & Req.ENEMY)
                     mode = 0 if move and capture else (1 if move else 2)
                     cells = [y * files + x for x, y in leg.cells_from(origin, files, ranks)]
@@ -252,4 +256,13 @@ def diagram_parts(rules: DiagramRules) -> tuple[Variant, DiagramTables]:
             promotion_choices=[], promotion_default="", castling=[], capture_consequence=None,
             insufficient_material=hooks.INSUFFICIENT_MATERIAL["never"], piece_compiler=dt.compile_piece)
         entry = _parts[id(rules)] = (rules, variant, dt)
+        _by_variant[id(variant)] = (variant, dt)
     return entry[1], entry[2]
+
+
+_by_variant: dict[int, tuple[Variant, DiagramTables]] = {}
+
+
+def diagram_tables_of(variant: Variant) -> DiagramTables:
+    """The `DiagramTables` (and so the rules) of a diagram variant made by `diagram_parts`."""
+    return _by_variant[id(variant)][1]
