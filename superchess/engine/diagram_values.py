@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..rules.diagram_rules import DiagramRules
 from ..rules.diagram_tables import diagram_parts, diagram_tables_of
 from ..rules.encoding import code_of
-from ..rules.tables import tables_for
 from ..rules.program import Roster
+from ..rules.tables import tables_for
 from ..rules.variant import Variant
 from ..rules.xbetza import generate
 from .values import PAWN_MINIMUM, SLIDE_DECAY, cell_mobility, value_of_mobility

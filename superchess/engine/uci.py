@@ -20,10 +20,10 @@ from ..rules import Board, Roster
 from ..rules.program import ProgramError
 from ..rules.variant import BOARD_VARIANT_NAMES, STANDALONE_BOARDS
 from .intergrid_search import think_uci as think_turns
-from .tiling_search import think_uci as think_tiling
 from .levels import get_level
 from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
+from .tiling_search import think_uci as think_tiling
 from .timing import budget
 
 NAME = "superchess"

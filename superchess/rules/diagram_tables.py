@@ -19,7 +19,15 @@ import random
 
 from . import hooks
 from .diagram_rules import DiagramRules
-from .encoding import MAX_CODE, MULTI, PROMO_SHIFT, RECORD_SHIFT, SIDE_SHIFT, TO_SHIFT, code_of
+from .encoding import (
+    MAX_CODE,
+    MULTI,
+    PROMO_SHIFT,
+    RECORD_SHIFT,
+    SIDE_SHIFT,
+    TO_SHIFT,
+    code_of,
+)
 from .pieces import PieceType
 from .tables import LEAP_MC, PAT_MC, POST_DEDUPE, RAY_MC
 from .variant import Variant

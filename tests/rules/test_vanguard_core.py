@@ -12,7 +12,11 @@ import pytest
 
 from superchess.rules.diagram_core import DiagramCorePosition
 from superchess.rules.diagram_fen import get_fen, set_fen
-from superchess.rules.diagram_rules import DiagramRules, get_diagram_variant, rules_from_diagram
+from superchess.rules.diagram_rules import (
+    DiagramRules,
+    get_diagram_variant,
+    rules_from_diagram,
+)
 from superchess.rules.encoding import MULTI
 from tests.rules.diagram_oracle import DiagramPosition
 from tests.rules.test_diagram_play import ORTHODOX, TINY
