@@ -45,7 +45,7 @@ def _profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[f
                 mob = cell_mobility(groups)
                 walk = dt.walks[code][cell]
                 if walk and walk[1]:
-                    pats = tuple(p for p in walk[1] if not p.initial)
+                    pats = tuple(p for p, _, _ in walk[1] if not p.initial)
                     origin = (cell % files, cell // files)
                     mob += SLIDE_DECAY * sum(m.dest != origin for m in generate(pats, origin, _empty, files, ranks))
                 per_cell.append(mob)

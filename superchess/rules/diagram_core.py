@@ -20,9 +20,10 @@ from .diagram_rules import DiagramRules, PieceRule
 from .diagram_tables import DiagramTables, diagram_parts
 from .encoding import CELL_MASK, MULTI, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
 from .position import Position, attacked
-from .xbetza import ENEMY_S, FRIEND_S, generate
+from .xbetza import ENEMY_S, FRIEND_S, Req, generate
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_EMPTY, _ENEMY, _FRIEND = int(Req.EMPTY), int(Req.ENEMY), int(Req.FRIEND)
 
 
 class DiagramCorePosition(Position):
@@ -101,6 +102,10 @@ class DiagramCorePosition(Position):
                     if to_enemy and enemy[p]:
                         out.append(m)
                     break
+        if pats:  # only the patterns whose first leap can end where it must
+            own = self.tables.own[side]
+            pats = tuple(pat for pat, first, req in pats
+                         if first < 0 or req & (_EMPTY if not board[first] else _FRIEND if own[board[first]] else _ENEMY))
         if pats:
             files = self.files
 
@@ -277,19 +282,23 @@ class DiagramCorePosition(Position):
 
     def _exposed(self, k: int, opp: int) -> set[int] | None:
         """With the King on `k` not attacked: the cells a move must change to let `opp` attack it
-        (the King's own cell, each line towards it up to its second piece, the paths of lame
-        attackers, everything a walked attacker inspects). None when the King is attacked."""
+        (the King's own cell, the only piece between it and a line attacker, the paths of lame
+        attackers, everything a walked attacker inspects; a piece moving onto a line only blocks
+        it). None when the King is attacked."""
         board = self.board
         _, pats, rays = self.tables.attacks[opp][k]
         out = {k}
         for ray in rays:
-            seen = 0
-            for a, _ in ray:
-                out.add(a)
-                if board[a]:
-                    seen += 1
-                    if seen == 2:
-                        break
+            first = -1
+            for a, codes in ray:
+                p = board[a]
+                if p:
+                    if first < 0:
+                        first = a
+                        continue
+                    if p in codes:
+                        out.add(first)
+                    break
         for a, codes, between in pats:
             if board[a] in codes:
                 out.update(between)
@@ -303,12 +312,13 @@ class DiagramCorePosition(Position):
         return out
 
     def _untouched(self, m: int, exposed: set[int]) -> bool:
-        """The move changes no cell of `exposed` and hands no role on (succession): it cannot
-        expose the King."""
+        """The move changes no cell of `exposed`, takes at most one piece (two taken on one line
+        could open it) and hands no role on (succession): it cannot expose the King."""
         if m & MULTI:
             o, d, caps, _ = self.dt.records[m >> RECORD_SHIFT]
             board, lost = self.board, self.dt.lost
-            return o not in exposed and d not in exposed and not any(c in exposed or lost[board[c]] for c in caps)
+            return o not in exposed and d not in exposed and len(caps) < 2 \
+                and not any(c in exposed or lost[board[c]] for c in caps)
         to = (m >> TO_SHIFT) & CELL_MASK
         return m & CELL_MASK not in exposed and to not in exposed and not self.dt.lost[self.board[to]]
 

@@ -109,7 +109,8 @@ class DiagramTables:
         n = files * ranks
         self.records: list[Record] = []
         self._record_index: dict[Record, int] = {}
-        # walks[code][cell] = (initial rays, walked patterns) or None
+        # walks[code][cell] = (initial rays, walked patterns as (pattern, first cell, Req of the
+        # first leg's end)) or None
         self.walks: list[list | None] = [None] * MAX_CODE
         self.morph = [0] * MAX_CODE        # pawn types: the type index they promote to
         self.pawn_start = [frozenset()] * MAX_CODE  # pawn types: ranks where they are unmoved (R11)
@@ -217,7 +218,9 @@ class DiagramTables:
                     if capture:
                         att.append((1, t, (s, between), 0))
                 else:
-                    walked.append(pat)
+                    first = _first_cell(pat, origin, files, ranks)
+                    if first is not None:
+                        walked.append((pat, first, int(leg.end)))
             post = POST_DEDUPE if len(set(targets)) < len(targets) else 0
             table.append((post, tuple((kind, tuple(groups[kind])) for kind in sorted(groups))))
             walks.append((tuple(initial_rays), tuple(walked)) if initial_rays or walked else None)
@@ -241,6 +244,19 @@ class DiagramTables:
             i = self._record_index[rec] = len(self.records)
             self.records.append(rec)
         return rec[0] | rec[1] << TO_SHIFT | MULTI | i << RECORD_SHIFT
+
+
+def _first_cell(pat: MovePattern, origin: tuple[int, int], files: int, ranks: int) -> int | None:
+    """For a walked pattern: -1, or the one cell its first leg can end on when that leg is a
+    single unblockable leap (its content must fit the leg: a quick test before walking); None when
+    the first leg leaves the board."""
+    leg = pat.legs[0]
+    cells = leg.cells_from(origin, files, ranks)
+    if not cells:
+        return None
+    if leg.max_steps != 1 or leg.lame:
+        return -1
+    return cells[0][1] * files + cells[0][0]
 
 
 def _cell(x: int, y: int, files: int, ranks: int) -> int | None:
