@@ -13,7 +13,7 @@ from ..rules.encoding import code_of
 from ..rules.program import Roster
 from ..rules.tables import tables_for
 from ..rules.variant import Variant
-from ..rules.xbetza import generate
+from ..rules.xbetza import generate_from
 from .values import PAWN_MINIMUM, SLIDE_DECAY, cell_mobility, value_of_mobility
 
 
@@ -45,9 +45,8 @@ def _profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[f
                 mob = cell_mobility(groups)
                 walk = dt.walks[code][cell]
                 if walk and walk[1]:
-                    pats = tuple(p for p, _, _ in walk[1] if not p.initial)
                     origin = (cell % files, cell // files)
-                    mob += SLIDE_DECAY * sum(m.dest != origin for m in generate(pats, origin, _empty, files, ranks))
+                    mob += SLIDE_DECAY * sum(m.dest != origin for m in generate_from(walk[1], origin, _empty, files, ranks))
                 per_cell.append(mob)
             out[(side, ti)] = (sum(per_cell) / len(per_cell), tuple(per_cell))
     return out

@@ -20,10 +20,9 @@ from .diagram_rules import DiagramRules, PieceRule
 from .diagram_tables import DiagramTables, diagram_parts
 from .encoding import CELL_MASK, MULTI, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
 from .position import Position, attacked
-from .xbetza import ENEMY_S, FRIEND_S, Req, generate
+from .xbetza import ENEMY_S, FRIEND_S, generate_from
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-_EMPTY, _ENEMY, _FRIEND = int(Req.EMPTY), int(Req.ENEMY), int(Req.FRIEND)
 
 
 class DiagramCorePosition(Position):
@@ -81,12 +80,13 @@ class DiagramCorePosition(Position):
             return cell // self.files in start
         return cell in self.unmoved
 
-    def _walked(self, sq: int, code: int, out: list) -> None:
-        """Moves of the piece on `sq` from its initial rays and walked patterns, into `out`."""
+    def _walked(self, sq: int, code: int, out: list, captures_only: bool = False) -> None:
+        """Moves of the piece on `sq` from its initial rays and walked patterns, into `out` (with
+        `captures_only`, at least those that capture, from the patterns that can)."""
         walk = self.dt.walks[code][sq]
         if walk is None:
             return
-        initial_rays, pats = walk
+        initial_rays, trie = walk
         board = self.board
         side = code >> SIDE_SHIFT
         unmoved = self.dt.initial[code] and self._unmoved_at(sq, code)
@@ -102,11 +102,7 @@ class DiagramCorePosition(Position):
                     if to_enemy and enemy[p]:
                         out.append(m)
                     break
-        if pats:  # only the patterns whose first leap can end where it must
-            own = self.tables.own[side]
-            pats = tuple(pat for pat, first, req in pats
-                         if first < 0 or req & (_EMPTY if not board[first] else _FRIEND if own[board[first]] else _ENEMY))
-        if pats:
+        if trie is not None and (trie.takes or not captures_only):
             files = self.files
 
             def occ(xy):
@@ -116,7 +112,7 @@ class DiagramCorePosition(Position):
                 return FRIEND_S if v >> SIDE_SHIFT == side else ENEMY_S
 
             encode = self.dt.encode
-            for mv in generate(pats, (sq % files, sq // files), occ, files, self.ranks, unmoved):
+            for mv in generate_from(trie, (sq % files, sq // files), occ, files, self.ranks, unmoved, captures_only):
                 out.append(encode(sq, code, mv))
 
     def pseudo_legal(self) -> list[int]:
@@ -130,9 +126,18 @@ class DiagramCorePosition(Position):
         return list(dict.fromkeys(moves)) if len(moves) > n else moves
 
     def pseudo_captures(self) -> list[int]:
-        """The pseudo-legal moves that capture an enemy piece."""
-        return [m for m in self.pseudo_legal() if m & MULTI and self.dt.records[m >> RECORD_SHIFT][2]
-                or not m & MULTI and self.board[(m >> TO_SHIFT) & CELL_MASK]]
+        """The pseudo-legal moves that capture an enemy piece (for quiescence): the core groups'
+        captures, then the walked patterns that can capture."""
+        out = super().pseudo_captures()
+        n = len(out)
+        board = self.board
+        records = self.dt.records
+        walked: list[int] = []
+        for sq in self.occ[self.side]:
+            self._walked(sq, board[sq], walked, True)
+        out.extend(m for m in walked if (records[m >> RECORD_SHIFT][2] if m & MULTI
+                                         else board[(m >> TO_SHIFT) & CELL_MASK]))
+        return list(dict.fromkeys(out)) if len(out) > n else out
 
     # -- make / unmake -------------------------------------------------------------------------
     def changes(self, m: int) -> list[tuple[int, int]]:
@@ -205,7 +210,7 @@ class DiagramCorePosition(Position):
         for a, codes in self.dt.walk_sources[by][cell]:
             if board[a] in codes:
                 found: list[int] = []
-                self._walked(a, board[a], found)
+                self._walked(a, board[a], found, True)
                 for m in found:
                     if self.record(m)[2].count(cell):
                         return True

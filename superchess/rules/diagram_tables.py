@@ -7,8 +7,8 @@ from `DiagramRules`, and its XBetza patterns compiled per piece code and origin 
   their attack entries (R18).
 * Everything else is kept per cell in `DiagramTables.walks`: initial-only rays (R11, the pawn
   types' 2-4 square pushes) and the multi-leg, multi-path lame, hopping and unloading patterns
-  (and the pattern hooks' results), walked by `xbetza.generate` when moves are generated. The
-  cells from which they can capture are `walk_sources` (R18).
+  (and the pattern hooks' results), merged into one `xbetza.pattern_trie` per piece code and walked
+  when moves are generated. The cells from which they can capture are `walk_sources` (R18).
 * A walked move that captures off its destination, stays on its origin, swaps or jumps is
   interned as a record ``(origin, dest, captured cells, kind)``; its move integer is
   ``origin | dest << 10 | MULTI | index << RECORD_SHIFT``, so applying it is one list lookup.
@@ -31,7 +31,7 @@ from .encoding import (
 from .pieces import PieceType
 from .tables import LEAP_MC, PAT_MC, POST_DEDUPE, RAY_MC
 from .variant import Variant
-from .xbetza import INF, Move, MovePattern, Req
+from .xbetza import INF, Move, MovePattern, Req, pattern_trie
 
 Record = tuple[int, int, tuple[int, ...], str]  # origin, destination, captured cells, kind
 
@@ -109,8 +109,7 @@ class DiagramTables:
         n = files * ranks
         self.records: list[Record] = []
         self._record_index: dict[Record, int] = {}
-        # walks[code][cell] = (initial rays, walked patterns as (pattern, first cell, Req of the
-        # first leg's end)) or None
+        # walks[code][cell] = (initial rays, the walked patterns' trie or None) or None
         self.walks: list[list | None] = [None] * MAX_CODE
         self.morph = [0] * MAX_CODE        # pawn types: the type index they promote to
         self.pawn_start = [frozenset()] * MAX_CODE  # pawn types: ranks where they are unmoved (R11)
@@ -174,11 +173,12 @@ class DiagramTables:
         promo = self.morph[code] << PROMO_SHIFT
         zone = self.in_zone[side]
         table, att, walks = [], [], []
+        trie = pattern_trie(tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p)))
         for s in range(files * ranks):
             origin = (s % files, s // files)
             groups: dict[int, list] = {}
             targets: list[int] = []
-            initial_rays, walked = [], []
+            initial_rays = []
             seen = set()
             for pat in rule.pats[side]:
                 leg = pat.legs[0]
@@ -217,13 +217,11 @@ class DiagramTables:
                                                                  between))
                     if capture:
                         att.append((1, t, (s, between), 0))
-                else:
-                    first = _first_cell(pat, origin, files, ranks)
-                    if first is not None:
-                        walked.append((pat, first, int(leg.end)))
             post = POST_DEDUPE if len(set(targets)) < len(targets) else 0
             table.append((post, tuple((kind, tuple(groups[kind])) for kind in sorted(groups))))
-            walks.append((tuple(initial_rays), tuple(walked)) if initial_rays or walked else None)
+            walked = trie if any(leg.cells_from(origin, files, ranks) for leg in (n.leg for n in trie.children)) \
+                else None
+            walks.append((tuple(initial_rays), walked) if initial_rays or walked else None)
         self.walks[code] = walks
         return table, att
 
@@ -244,19 +242,6 @@ class DiagramTables:
             i = self._record_index[rec] = len(self.records)
             self.records.append(rec)
         return rec[0] | rec[1] << TO_SHIFT | MULTI | i << RECORD_SHIFT
-
-
-def _first_cell(pat: MovePattern, origin: tuple[int, int], files: int, ranks: int) -> int | None:
-    """For a walked pattern: -1, or the one cell its first leg can end on when that leg is a
-    single unblockable leap (its content must fit the leg: a quick test before walking); None when
-    the first leg leaves the board."""
-    leg = pat.legs[0]
-    cells = leg.cells_from(origin, files, ranks)
-    if not cells:
-        return None
-    if leg.max_steps != 1 or leg.lame:
-        return -1
-    return cells[0][1] * files + cells[0][0]
 
 
 def _cell(x: int, y: int, files: int, ranks: int) -> int | None:

@@ -525,73 +525,115 @@ _STATE_REQ = {None: int(Req.EMPTY), ENEMY_S: int(Req.ENEMY), FRIEND_S: int(Req.F
 _MISSING = object()
 
 
+@dataclass(frozen=True, eq=False)
+class TrieNode:
+    """Patterns merged on their common leading legs, so a walk tries each shared prefix once
+    (the Helepolis's ``sb(caf)14R`` is 45 patterns but one chain of capture legs per direction).
+
+    leg           the leg this node walks (None at the root).
+    ends          some pattern ends after this leg; ends_initial: one for unmoved pieces only.
+    takes         this leg or a later one can capture an enemy (walks for captures skip the rest).
+    """
+    leg: LegPattern | None
+    ends: bool
+    ends_initial: bool
+    takes: bool
+    children: tuple[TrieNode, ...]
+
+
+def pattern_trie(pats: tuple[MovePattern, ...]) -> TrieNode:
+    """The patterns as a trie of legs."""
+    root: dict = {}
+    for pat in pats:
+        node = {"children": root}
+        for leg in pat.legs:
+            node = node["children"].setdefault(leg, {"children": {}, "ends": False, "ends_initial": False})
+        node["ends_initial" if pat.initial else "ends"] = True
+
+    def freeze(leg, d) -> TrieNode:
+        children = tuple(freeze(lg, c) for lg, c in d["children"].items())
+        takes = bool(leg.takes & Req.ENEMY) or any(c.takes for c in children)
+        return TrieNode(leg, d["ends"], d["ends_initial"], takes, children)
+
+    children = tuple(freeze(lg, c) for lg, c in root.items())
+    return TrieNode(None, False, False, any(c.takes for c in children), children)
+
+
 def generate(pats: tuple[MovePattern, ...], origin: Cell, occupancy: Occupancy, files: int = 16,
              ranks: int = 16, unmoved: bool = False) -> list[Move]:
     """Concrete moves of a piece on `origin` (its own cell is ignored by `occupancy`).
 
     occupancy(cell) -> None (empty), 'friend' or 'enemy' (relative to the mover)."""
+    return generate_from(pattern_trie(pats), origin, occupancy, files, ranks, unmoved)
+
+
+def generate_from(trie: TrieNode, origin: Cell, occupancy: Occupancy, files: int = 16, ranks: int = 16,
+                  unmoved: bool = False, captures_only: bool = False) -> list[Move]:
+    """`generate` over a compiled `pattern_trie`; with `captures_only`, branches that can capture
+    nothing are not walked (every capturing move is still found)."""
     result: dict[Move, None] = {}
-    for pat in pats:
-        if pat.initial and not unmoved:
-            continue
-        _walk(pat.legs, 0, origin, origin, {origin: None}, [], [], occupancy, files, ranks, result)
+    _walk(trie.children, origin, origin, {origin: None}, [], [], occupancy, files, ranks, result,
+          unmoved, captures_only)
     return list(result)
 
 
-def _walk(legs, i, pos, origin, overlay, captured, unloads, occ, files, ranks, result):
-    if i == len(legs):
-        result.setdefault(_result(pos, origin, captured, unloads), None)
-        return
-    leg = legs[i]
-
+def _walk(nodes, pos, origin, overlay, captured, unloads, occ, files, ranks, result, unmoved, captures_only):
     def state(c):
         s = overlay.get(c, _MISSING)
         return occ(c) if s is _MISSING else s
 
-    x, y = pos
-    dx, dy = leg.step
-    end, takes = int(leg.end), int(leg.takes)
-    for _ in range(leg.max_steps):
-        px, py = x, y
-        x, y = x + dx, y + dy
-        if not (0 <= x < files and 0 <= y < ranks):
-            return
-        if leg.lame and not any(all(_on(px + a, py + b, files, ranks) and state((px + a, py + b)) is None
-                                    for a, b in path) for path in leg.lame):
-            return
-        cell = (x, y)
-        st = state(cell)
-        if st not in _STATE_REQ:
-            raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
-        here = _STATE_REQ[st]
-        if here & end:
-            undo = []
-            ok = True
-            if st is not None and here & takes:
-                undo.append((cell, overlay.get(cell, _MISSING)))
-                overlay[cell] = None
-                captured.append((cell, st))
-            if leg.unload:
-                if not captured:
-                    ok = False
-                else:
-                    ccell, owner = captured[-1]
-                    undo.append((pos, overlay.get(pos, _MISSING)))
-                    overlay[pos] = owner
-                    unloads.append((ccell, pos))
-            if ok:
-                _walk(legs, i + 1, cell, origin, overlay, captured, unloads, occ, files, ranks, result)
-            if leg.unload and ok:
-                unloads.pop()
-            for c, old in reversed(undo):
-                if old is _MISSING:
-                    del overlay[c]
-                else:
-                    overlay[c] = old
-            if st is not None and here & takes:
-                captured.pop()
-        if st is not None:
-            return
+    for node in nodes:
+        if captures_only and not node.takes and not captured:
+            continue
+        leg = node.leg
+        x, y = pos
+        dx, dy = leg.step
+        end, takes = int(leg.end), int(leg.takes)
+        for _ in range(leg.max_steps):
+            px, py = x, y
+            x, y = x + dx, y + dy
+            if not (0 <= x < files and 0 <= y < ranks):
+                break
+            if leg.lame and not any(all(_on(px + a, py + b, files, ranks) and state((px + a, py + b)) is None
+                                        for a, b in path) for path in leg.lame):
+                break
+            cell = (x, y)
+            st = state(cell)
+            if st not in _STATE_REQ:
+                raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
+            here = _STATE_REQ[st]
+            if here & end:
+                undo = []
+                ok = True
+                if st is not None and here & takes:
+                    undo.append((cell, overlay.get(cell, _MISSING)))
+                    overlay[cell] = None
+                    captured.append((cell, st))
+                if leg.unload:
+                    if not captured:
+                        ok = False
+                    else:
+                        ccell, owner = captured[-1]
+                        undo.append((pos, overlay.get(pos, _MISSING)))
+                        overlay[pos] = owner
+                        unloads.append((ccell, pos))
+                if ok:
+                    if node.ends or (unmoved and node.ends_initial):
+                        result.setdefault(_result(cell, origin, captured, unloads), None)
+                    if node.children:
+                        _walk(node.children, cell, origin, overlay, captured, unloads, occ, files, ranks, result,
+                              unmoved, captures_only)
+                if leg.unload and ok:
+                    unloads.pop()
+                for c, old in reversed(undo):
+                    if old is _MISSING:
+                        del overlay[c]
+                    else:
+                        overlay[c] = old
+                if st is not None and here & takes:
+                    captured.pop()
+            if st is not None:
+                break
 
 
 def _on(x, y, files, ranks):

@@ -114,3 +114,16 @@ def test_perft_2_agrees_with_the_oracle(plies):
     rules = get_diagram_variant("vanguard")
     core, oracle = _pair(rules, _middlegame(rules, 11, plies))
     assert _perft(core, 2) == _perft(oracle, 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pseudo_captures_are_the_capturing_pseudo_legal_moves(seed):
+    """Quiescence's generator: exactly the pseudo-legal moves that take an enemy piece (R18:
+    locust, igui, rifle and run captures included), in random middlegames."""
+    rules = get_diagram_variant("vanguard")
+    core = DiagramCorePosition(rules)
+    set_fen(core, _middlegame(rules, seed, 40))
+    for _ in range(2):
+        expected = {m for m in core.pseudo_legal() if core.record(m)[2]}
+        assert set(core.pseudo_captures()) == expected and expected
+        core.make(core.legal()[0])
