@@ -539,10 +539,13 @@ class TrieNode:
     ends_initial: bool
     takes: bool
     children: tuple[TrieNode, ...]
+    end: int = 0          # the leg's `end` and `takes` as plain ints (the walk's hot tests)
+    take: int = 0
 
 
+@lru_cache(maxsize=4096)
 def pattern_trie(pats: tuple[MovePattern, ...]) -> TrieNode:
-    """The patterns as a trie of legs."""
+    """The patterns as a trie of legs (cached per tuple of patterns)."""
     root: dict = {}
     for pat in pats:
         node = {"children": root}
@@ -553,7 +556,7 @@ def pattern_trie(pats: tuple[MovePattern, ...]) -> TrieNode:
     def freeze(leg, d) -> TrieNode:
         children = tuple(freeze(lg, c) for lg, c in d["children"].items())
         takes = bool(leg.takes & Req.ENEMY) or any(c.takes for c in children)
-        return TrieNode(leg, d["ends"], d["ends_initial"], takes, children)
+        return TrieNode(leg, d["ends"], d["ends_initial"], takes, children, int(leg.end), int(leg.takes))
 
     children = tuple(freeze(lg, c) for lg, c in root.items())
     return TrieNode(None, False, False, any(c.takes for c in children), children)
@@ -578,30 +581,28 @@ def generate_from(trie: TrieNode, origin: Cell, occupancy: Occupancy, files: int
 
 
 def _walk(nodes, pos, origin, overlay, captured, unloads, occ, files, ranks, result, unmoved, captures_only):
-    def state(c):
-        s = overlay.get(c, _MISSING)
-        return occ(c) if s is _MISSING else s
-
+    get = overlay.get
     for node in nodes:
         if captures_only and not node.takes and not captured:
             continue
         leg = node.leg
         x, y = pos
         dx, dy = leg.step
-        end, takes = int(leg.end), int(leg.takes)
+        end, takes = node.end, node.take
         for _ in range(leg.max_steps):
             px, py = x, y
             x, y = x + dx, y + dy
             if not (0 <= x < files and 0 <= y < ranks):
                 break
-            if leg.lame and not any(all(_on(px + a, py + b, files, ranks) and state((px + a, py + b)) is None
-                                        for a, b in path) for path in leg.lame):
+            if leg.lame and not _lame_open(leg.lame, px, py, overlay, occ, files, ranks):
                 break
             cell = (x, y)
-            st = state(cell)
-            if st not in _STATE_REQ:
+            st = get(cell, _MISSING)
+            if st is _MISSING:
+                st = occ(cell)
+            here = _STATE_REQ.get(st)
+            if here is None:
                 raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
-            here = _STATE_REQ[st]
             if here & end:
                 undo = []
                 ok = True
@@ -636,8 +637,19 @@ def _walk(nodes, pos, origin, overlay, captured, unloads, occ, files, ranks, res
                 break
 
 
-def _on(x, y, files, ranks):
-    return 0 <= x < files and 0 <= y < ranks
+def _lame_open(paths, px, py, overlay, occ, files, ranks) -> bool:
+    """Some lame path from (px, py) has every square on the board and empty."""
+    for path in paths:
+        for a, b in path:
+            x, y = px + a, py + b
+            if not (0 <= x < files and 0 <= y < ranks):
+                break
+            st = overlay.get((x, y), _MISSING)
+            if (occ((x, y)) if st is _MISSING else st) is not None:
+                break
+        else:
+            return True
+    return False
 
 
 def _result(dest, origin, captured, unloads) -> Move:
