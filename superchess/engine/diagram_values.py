@@ -13,12 +13,10 @@ from ..rules.encoding import code_of
 from ..rules.program import Roster
 from ..rules.tables import tables_for
 from ..rules.variant import Variant
-from ..rules.xbetza import generate_from
+from ..rules.xbetza import cell_entries, walk_cells
 from .values import PAWN_MINIMUM, SLIDE_DECAY, cell_mobility, value_of_mobility
 
-
-def _empty(cell: tuple[int, int]) -> None:
-    return None
+NO_PIECES = (False,)  # `own` for an empty board
 
 
 _PROFILES: dict[int, tuple[DiagramRules, dict]] = {}
@@ -36,6 +34,7 @@ def _profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[f
     variant, dt = diagram_parts(rules)
     tables = tables_for(variant, (Roster(), Roster()))
     files, ranks = rules.files, rules.ranks
+    empty = [0] * (files * ranks)
     out = {}
     for side in (0, 1):
         for ti in range(1, len(rules.pieces) + 1):
@@ -45,8 +44,8 @@ def _profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[f
                 mob = cell_mobility(groups)
                 walk = dt.walks[code][cell]
                 if walk and walk[1]:
-                    origin = (cell % files, cell // files)
-                    mob += SLIDE_DECAY * sum(m.dest != origin for m in generate_from(walk[1], origin, _empty, files, ranks))
+                    moves = walk_cells(cell_entries(walk[1], cell, files, ranks, {}), cell, empty, NO_PIECES, files)
+                    mob += SLIDE_DECAY * sum(dest != cell for dest, _, _ in moves)
                 per_cell.append(mob)
             out[(side, ti)] = (sum(per_cell) / len(per_cell), tuple(per_cell))
     return out

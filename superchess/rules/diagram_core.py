@@ -20,7 +20,7 @@ from .diagram_rules import DiagramRules, PieceRule
 from .diagram_tables import DiagramTables, diagram_parts
 from .encoding import CELL_MASK, MULTI, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
 from .position import Position, attacked
-from .xbetza import ENEMY_S, FRIEND_S, generate_from
+from .xbetza import walk_cells
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
@@ -103,16 +103,9 @@ class DiagramCorePosition(Position):
                         out.append(m)
                     break
         if trie is not None and (trie.takes or not captures_only):
-            files = self.files
-
-            def occ(xy):
-                v = board[xy[1] * files + xy[0]]
-                if not v:
-                    return None
-                return FRIEND_S if v >> SIDE_SHIFT == side else ENEMY_S
-
             encode = self.dt.encode
-            for mv in generate_from(trie, (sq % files, sq // files), occ, files, self.ranks, unmoved, captures_only):
+            for mv in walk_cells(self.dt.cell_walk(code, sq), sq, board, self.tables.own[side], self.files, unmoved,
+                                 captures_only):
                 out.append(encode(sq, code, mv))
 
     def pseudo_legal(self) -> list[int]:

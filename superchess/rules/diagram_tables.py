@@ -31,7 +31,7 @@ from .encoding import (
 from .pieces import PieceType
 from .tables import LEAP_MC, PAT_MC, POST_DEDUPE, RAY_MC
 from .variant import Variant
-from .xbetza import INF, Move, MovePattern, Req, pattern_trie
+from .xbetza import INF, MovePattern, Req, cell_entries, pattern_trie
 
 Record = tuple[int, int, tuple[int, ...], str]  # origin, destination, captured cells, kind
 
@@ -111,6 +111,8 @@ class DiagramTables:
         self._record_index: dict[Record, int] = {}
         # walks[code][cell] = (initial rays, the walked patterns' trie or None) or None
         self.walks: list[list | None] = [None] * MAX_CODE
+        self._cell_walks: dict[tuple[int, int], tuple] = {}
+        self._walk_memo: list[dict] = [{} for _ in range(MAX_CODE)]  # shared sub-walks per code
         self.morph = [0] * MAX_CODE        # pawn types: the type index they promote to
         self.pawn_start = [frozenset()] * MAX_CODE  # pawn types: ranks where they are unmoved (R11)
         self.recorded_unmoved = [False] * MAX_CODE  # the unmoved right is kept in the position (R11)
@@ -226,14 +228,23 @@ class DiagramTables:
         return table, att
 
     # -- moves ---------------------------------------------------------------------------------
-    def encode(self, origin: int, code: int, mv: Move) -> int:
-        """The move integer of a walked move of piece `code` from `origin`."""
-        files = self.files
-        dest = mv.dest[1] * files + mv.dest[0]
-        if mv.kind == "normal":  # one displacement, at most the destination captured
+    def cell_walk(self, code: int, cell: int) -> tuple:
+        """The walked patterns of `code` made concrete from `cell` (`xbetza.cell_entries`), made
+        on first use and kept."""
+        key = (code, cell)
+        entries = self._cell_walks.get(key)
+        if entries is None:
+            trie = self.walks[code][cell][1]
+            entries = self._cell_walks[key] = cell_entries(trie, cell, self.files, self.ranks, self._walk_memo[code])
+        return entries
+
+    def encode(self, origin: int, code: int, mv: tuple[int, tuple[int, ...], str]) -> int:
+        """The move integer of a walked move ``(dest, captured cells, kind)`` of `code` from `origin`."""
+        dest, caps, kind = mv
+        if kind == "normal":  # one displacement, at most the destination captured
             return origin | dest << TO_SHIFT | (self.morph[code] << PROMO_SHIFT
                                                 if self.in_zone[code >> SIDE_SHIFT][dest] else 0)
-        return self.intern((origin, dest, tuple(y * files + x for x, y in mv.captured), mv.kind))
+        return self.intern((origin, dest, caps, kind))
 
     def intern(self, rec: Record) -> int:
         """The move integer applied through `rec` (its promotion and succession follow from it)."""

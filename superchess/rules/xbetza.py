@@ -521,8 +521,6 @@ class Move(NamedTuple):
 
 
 Occupancy = Callable[[Cell], str | None]
-_STATE_REQ = {None: int(Req.EMPTY), ENEMY_S: int(Req.ENEMY), FRIEND_S: int(Req.FRIEND)}  # plain ints: fast &
-_MISSING = object()
 
 
 @dataclass(frozen=True, eq=False)
@@ -567,106 +565,155 @@ def generate(pats: tuple[MovePattern, ...], origin: Cell, occupancy: Occupancy, 
     """Concrete moves of a piece on `origin` (its own cell is ignored by `occupancy`).
 
     occupancy(cell) -> None (empty), 'friend' or 'enemy' (relative to the mover)."""
-    return generate_from(pattern_trie(pats), origin, occupancy, files, ranks, unmoved)
+    o = origin[1] * files + origin[0]
+    entries = cell_entries(pattern_trie(pats), o, files, ranks, {})
+    return [Move((d % files, d // files), tuple((c % files, c // files) for c in caps), kind)
+            for d, caps, kind in walk_cells(entries, o, _Cells(occupancy, files), _OWN, files, unmoved)]
 
 
-def generate_from(trie: TrieNode, origin: Cell, occupancy: Occupancy, files: int = 16, ranks: int = 16,
-                  unmoved: bool = False, captures_only: bool = False) -> list[Move]:
-    """`generate` over a compiled `pattern_trie`; with `captures_only`, branches that can capture
-    nothing are not walked (every capturing move is still found)."""
-    result: dict[Move, None] = {}
-    _walk(trie.children, origin, origin, {origin: None}, [], [], occupancy, files, ranks, result,
-          unmoved, captures_only)
-    return list(result)
+_STATE_CODE = {None: 0, FRIEND_S: 1, ENEMY_S: 2}
+_OWN = (False, True, False)
 
 
-def _walk(nodes, pos, origin, overlay, captured, unloads, occ, files, ranks, result, unmoved, captures_only):
-    get = overlay.get
+class _Cells:
+    """A board for `walk_cells` read through an occupancy callback: 0 empty, 1 friend, 2 enemy."""
+
+    def __init__(self, occupancy: Occupancy, files: int) -> None:
+        self.occupancy, self.files = occupancy, files
+
+    def __getitem__(self, c: int) -> int:
+        cell = (c % self.files, c // self.files)
+        st = self.occupancy(cell)
+        if st not in _STATE_CODE:
+            raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
+        return _STATE_CODE[st]
+
+
+def cell_entries(trie: TrieNode, origin: int, files: int, ranks: int, memo: dict) -> tuple:
+    """The trie's legs made concrete from cell `origin` (cells are ``y * files + x``): per child
+    node ``(steps, end, take, unload, ends, ends_initial, takes)``, each step ``(cell, lame paths
+    or None, the next legs from that cell)``; shared sub-walks are made once per `memo`."""
+    return _entries(trie.children, origin, files, ranks, memo)
+
+
+def _entries(nodes: tuple[TrieNode, ...], start: int, files: int, ranks: int, memo: dict) -> tuple:
+    key = (id(nodes), start)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit[1]
+    out = []
     for node in nodes:
-        if captures_only and not node.takes and not captured:
-            continue
         leg = node.leg
-        x, y = pos
+        x, y = start % files, start // files
         dx, dy = leg.step
-        end, takes = node.end, node.take
-        for _ in range(leg.max_steps):
+        steps = []
+        for _ in range(min(leg.max_steps, files + ranks)):
             px, py = x, y
             x, y = x + dx, y + dy
             if not (0 <= x < files and 0 <= y < ranks):
                 break
-            if leg.lame and not _lame_open(leg.lame, px, py, overlay, occ, files, ranks):
-                break
-            cell = (x, y)
-            st = get(cell, _MISSING)
-            if st is _MISSING:
-                st = occ(cell)
-            here = _STATE_REQ.get(st)
+            lame = None
+            if leg.lame:
+                lame = tuple(tuple((py + b) * files + px + a for a, b in path) for path in leg.lame
+                             if all(0 <= px + a < files and 0 <= py + b < ranks for a, b in path))
+                if not lame:
+                    break
+            cell = y * files + x
+            steps.append((cell, lame, _entries(node.children, cell, files, ranks, memo) if node.children else ()))
+        if steps:
+            out.append((tuple(steps), node.end, node.take, leg.unload, node.ends, node.ends_initial, node.takes))
+    result = tuple(out)
+    memo[key] = (nodes, result)  # the nodes are kept alive with their entries, so ids stay unique
+    return result
+
+
+_EMPTY, _ENEMY, _FRIEND = int(Req.EMPTY), int(Req.ENEMY), int(Req.FRIEND)
+
+
+def walk_cells(entries: tuple, origin: int, board, own, files: int, unmoved: bool = False,
+               captures_only: bool = False) -> list[tuple[int, tuple[int, ...], str]]:
+    """The moves ``(dest, captured cells in path order, kind)`` of a piece on `origin`:
+    `board[cell]` is 0 (empty) or a piece code and `own[code]` says whether it is the mover's
+    (the origin counts as empty). With `captures_only`, branches that can capture nothing are not
+    walked (every capturing move is still found). See `_result` for the kinds."""
+    result: dict[tuple, None] = {}
+    _walk(entries, origin, origin, board, own, {origin: _EMPTY}, [], [], result, files, unmoved, captures_only)
+    return list(result)
+
+
+def _walk(entries, start, origin, board, own, overlay, captured, unloads, result, files, unmoved, captures_only):
+    get = overlay.get
+    for steps, end, take, unload, ends, ends_initial, takes in entries:
+        if captures_only and not takes and not captured:
+            continue
+        for cell, lame, children in steps:
+            if lame is not None:
+                for path in lame:
+                    for c in path:
+                        st = get(c)
+                        if st is None:
+                            st = _EMPTY if not board[c] else (_FRIEND if own[board[c]] else _ENEMY)
+                        if st != _EMPTY:
+                            break
+                    else:
+                        break  # this path is open
+                else:
+                    break  # every path is blocked: the leg stops
+            here = get(cell)
             if here is None:
-                raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
+                v = board[cell]
+                here = _EMPTY if not v else (_FRIEND if own[v] else _ENEMY)
             if here & end:
+                taken = here != _EMPTY and here & take
                 undo = []
                 ok = True
-                if st is not None and here & takes:
-                    undo.append((cell, overlay.get(cell, _MISSING)))
-                    overlay[cell] = None
-                    captured.append((cell, st))
-                if leg.unload:
+                if taken:
+                    undo.append((cell, get(cell)))
+                    overlay[cell] = _EMPTY
+                    captured.append((cell, here))
+                if unload:
                     if not captured:
                         ok = False
                     else:
                         ccell, owner = captured[-1]
-                        undo.append((pos, overlay.get(pos, _MISSING)))
-                        overlay[pos] = owner
-                        unloads.append((ccell, pos))
+                        undo.append((start, get(start)))
+                        overlay[start] = owner
+                        unloads.append((ccell, start))
                 if ok:
-                    if node.ends or (unmoved and node.ends_initial):
-                        result.setdefault(_result(cell, origin, captured, unloads), None)
-                    if node.children:
-                        _walk(node.children, cell, origin, overlay, captured, unloads, occ, files, ranks, result,
+                    if ends or (unmoved and ends_initial):
+                        result.setdefault(_result(cell, origin, captured, unloads, files), None)
+                    if children:
+                        _walk(children, cell, origin, board, own, overlay, captured, unloads, result, files,
                               unmoved, captures_only)
-                if leg.unload and ok:
+                if unload and ok:
                     unloads.pop()
                 for c, old in reversed(undo):
-                    if old is _MISSING:
+                    if old is None:
                         del overlay[c]
                     else:
                         overlay[c] = old
-                if st is not None and here & takes:
+                if taken:
                     captured.pop()
-            if st is not None:
+            if here != _EMPTY:
                 break
 
 
-def _lame_open(paths, px, py, overlay, occ, files, ranks) -> bool:
-    """Some lame path from (px, py) has every square on the board and empty."""
-    for path in paths:
-        for a, b in path:
-            x, y = px + a, py + b
-            if not (0 <= x < files and 0 <= y < ranks):
-                break
-            st = overlay.get((x, y), _MISSING)
-            if (occ((x, y)) if st is _MISSING else st) is not None:
-                break
-        else:
-            return True
-    return False
-
-
-def _result(dest, origin, captured, unloads) -> Move:
+def _result(dest: int, origin: int, captured, unloads, files: int) -> tuple[int, tuple[int, ...], str]:
     unloaded = {c for c, _ in unloads}
     caps = tuple(c for c, _ in captured if c not in unloaded) if unloads else tuple(c for c, _ in captured)
     if any(to == origin for _, to in unloads) and dest != origin:
-        return Move(dest, caps, "swap")
+        return dest, caps, "swap"
     if any(frm == to for frm, to in unloads):
-        return Move(dest, caps, "jump")
+        return dest, caps, "jump"
     if dest == origin:
         if not caps:
-            return Move(dest, caps, "pass")
-        adjacent = all(max(abs(c[0] - origin[0]), abs(c[1] - origin[1])) == 1 for c in caps)
-        return Move(dest, caps, "igui" if adjacent else "rifle")
+            return dest, caps, "pass"
+        ox, oy = origin % files, origin // files
+        adjacent = all(max(abs(c % files - ox), abs(c // files - oy)) == 1 for c in caps)
+        return dest, caps, "igui" if adjacent else "rifle"
     if any(c != dest for c in caps):
-        return Move(dest, caps, "locust")
-    return Move(dest, caps, "normal")
+        return dest, caps, "locust"
+    return dest, caps, "normal"
 
 
 def moves(xbetza: str, side: int, origin: Cell, occupancy: Occupancy, files: int = 16, ranks: int = 16,
