@@ -101,3 +101,12 @@ def test_choose_move_plays_vanguard_at_a_level():
     b = Board("vanguard")
     b.push_text("c2d4")
     assert text in {m.text for m in b.legal_moves}
+
+
+def test_warm_up_prepares_vanguard():
+    """The AI's process-pool initializer compiles Vanguard's tables and evaluator too."""
+    from superchess.engine import warm_up
+    from superchess.engine.evaluate import _own_evaluators
+    warm_up(("vanguard",))
+    variant = Board("vanguard")._pos.variant
+    assert _own_evaluators[id(variant)][0] is variant
