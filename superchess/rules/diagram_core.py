@@ -196,18 +196,27 @@ class DiagramCorePosition(Position):
     # -- attack and legality -------------------------------------------------------------------
     def attacked_by(self, cell: int, by: int) -> bool:
         """Some move of `by` would capture the piece on `cell` (4.2, R18): the core's attack
-        tables, then the walked patterns of `by`'s pieces that can capture there."""
+        tables, then the walked patterns of `by`'s pieces that can capture there. An empty cell is
+        judged as if a piece of the other side stood on it."""
         board = self.board
         if attacked(board, self.tables.attacks[by][cell]):
             return True
-        for a, codes in self.dt.walk_sources[by][cell]:
-            if board[a] in codes:
+        sources = [a for a, codes in self.dt.walk_sources[by][cell] if board[a] in codes]
+        if not sources:
+            return False
+        empty = not board[cell]
+        if empty:
+            board[cell] = self.tables.king_code[by ^ 1] or (by ^ 1) << SIDE_SHIFT | 1
+        try:
+            for a in sources:
                 found: list[int] = []
                 self._walked(a, board[a], found, True)
-                for m in found:
-                    if self.record(m)[2].count(cell):
-                        return True
-        return False
+                if any(cell in self.record(m)[2] for m in found):
+                    return True
+            return False
+        finally:
+            if empty:
+                board[cell] = 0
 
     def is_attacked(self, cell: int, by_side: int) -> bool:
         return self.attacked_by(cell, by_side)

@@ -127,3 +127,16 @@ def test_pseudo_captures_are_the_capturing_pseudo_legal_moves(seed):
         expected = {m for m in core.pseudo_legal() if core.record(m)[2]}
         assert set(core.pseudo_captures()) == expected and expected
         core.make(core.legal()[0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_attack_agrees_with_the_oracle_on_every_cell(seed):
+    """4.2, R18: every empty cell and every piece of the other side, for both sides, in random
+    middlegames (rifle, igui, locust and run captures count; an empty cell as if an enemy stood
+    there)."""
+    rules = get_diagram_variant("vanguard")
+    core, oracle = _pair(rules, _middlegame(rules, 100 + seed, 50))
+    for by in (0, 1):
+        cells = [c for c in range(rules.files * rules.ranks) if not core.board[c] or c in core.occ[by ^ 1]]
+        assert [core.is_attacked(c, by) for c in cells] == [oracle.is_attacked(c, by) for c in cells]
+        assert any(core.is_attacked(c, by) for c in cells)
