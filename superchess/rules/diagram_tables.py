@@ -175,50 +175,52 @@ class DiagramTables:
         promo = self.morph[code] << PROMO_SHIFT
         zone = self.in_zone[side]
         table, att, walks = [], [], []
+        plain, lame = [], []  # (pattern, leg, mode, captures) classified once for every cell
+        seen = set()
+        for pat in rule.pats[side]:
+            leg = pat.legs[0]
+            move, capture = bool(leg.end & Req.EMPTY), bool(leg.end & Req.ENEMY)
+            entry = (pat, leg, 0 if move and capture else (1 if move else 2), capture)
+            if is_plain(pat):
+                if (pat.legs, pat.initial) not in seen:  # e.g. the Helepolis's R and sb(caf)0R
+                    seen.add((pat.legs, pat.initial))
+                    plain.append(entry)
+            elif _is_straight_lame(pat):
+                lame.append(entry)
         trie = pattern_trie(tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p)))
         for s in range(files * ranks):
             origin = (s % files, s // files)
             groups: dict[int, list] = {}
             targets: list[int] = []
             initial_rays = []
-            seen = set()
-            for pat in rule.pats[side]:
-                leg = pat.legs[0]
-                if is_plain(pat):
-                    if (pat.legs, pat.initial) in seen:  # e.g. the Helepolis's R and sb(caf)0R
-                        continue
-                    seen.add((pat.legs, pat.initial))
-                    move, capture = bool(leg.end & Req.EMPTY), bool(leg.end & Req.ENEMY)
-                    mode = 0 if move and capture else (1 if move else 2)
-                    cells = [y * files + x for x, y in leg.cells_from(origin, files, ranks)]
-                    if not cells:
-                        continue
-                    entries = tuple((t, s | t << TO_SHIFT | (promo if zone[t] else 0)) for t in cells)
-                    if pat.initial:
-                        initial_rays.append((entries, move, capture))
-                        continue
-                    targets.extend(cells)
-                    if leg.max_steps == 1:
-                        groups.setdefault(LEAP_MC + mode, []).append(entries[0])
-                        if capture:
-                            att.append((0, cells[0], s, 0))
-                    else:
-                        groups.setdefault(RAY_MC + mode, []).append(entries)
-                        if capture:
-                            att.extend((2, t, leg.step, k) for k, t in enumerate(cells, 1))
-                elif _is_straight_lame(pat):
-                    dx, dy = leg.step
-                    t = _cell(origin[0] + dx, origin[1] + dy, files, ranks)
-                    between = tuple(_cell(origin[0] + a, origin[1] + b, files, ranks) for a, b in leg.lame[0])
-                    if t is None or None in between:
-                        continue
-                    move, capture = bool(leg.end & Req.EMPTY), bool(leg.end & Req.ENEMY)
-                    mode = 0 if move and capture else (1 if move else 2)
-                    targets.append(t)
-                    groups.setdefault(PAT_MC + mode, []).append((t, s | t << TO_SHIFT | (promo if zone[t] else 0),
-                                                                 between))
+            for pat, leg, mode, capture in plain:
+                cells = [y * files + x for x, y in leg.cells_from(origin, files, ranks)]
+                if not cells:
+                    continue
+                entries = tuple((t, s | t << TO_SHIFT | (promo if zone[t] else 0)) for t in cells)
+                if pat.initial:
+                    initial_rays.append((entries, mode != 2, capture))
+                    continue
+                targets.extend(cells)
+                if leg.max_steps == 1:
+                    groups.setdefault(LEAP_MC + mode, []).append(entries[0])
                     if capture:
-                        att.append((1, t, (s, between), 0))
+                        att.append((0, cells[0], s, 0))
+                else:
+                    groups.setdefault(RAY_MC + mode, []).append(entries)
+                    if capture:
+                        att.extend((2, t, leg.step, k) for k, t in enumerate(cells, 1))
+            for pat, leg, mode, capture in lame:
+                dx, dy = leg.step
+                t = _cell(origin[0] + dx, origin[1] + dy, files, ranks)
+                between = tuple(_cell(origin[0] + a, origin[1] + b, files, ranks) for a, b in leg.lame[0])
+                if t is None or None in between:
+                    continue
+                targets.append(t)
+                groups.setdefault(PAT_MC + mode, []).append((t, s | t << TO_SHIFT | (promo if zone[t] else 0),
+                                                             between))
+                if capture:
+                    att.append((1, t, (s, between), 0))
             post = POST_DEDUPE if len(set(targets)) < len(targets) else 0
             table.append((post, tuple((kind, tuple(groups[kind])) for kind in sorted(groups))))
             walked = trie if any(leg.cells_from(origin, files, ranks) for leg in (n.leg for n in trie.children)) \

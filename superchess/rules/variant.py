@@ -92,6 +92,10 @@ _cache: dict[str, Variant] = {}
 
 def get_variant(name: str) -> Variant:
     """The registered variant of that name; ValueError naming the known ones otherwise."""
+    if name in DIAGRAM_VARIANT_NAMES:  # Vanguard: the core variant made from its diagram
+        from .diagram_rules import get_diagram_variant
+        from .diagram_tables import diagram_parts
+        return diagram_parts(get_diagram_variant(name))[0]
     if name not in VARIANT_NAMES:
         raise ValueError(f"unknown variant {name!r} (known: {', '.join(VARIANT_NAMES)})")
     if name not in _cache:

@@ -140,3 +140,16 @@ def test_attack_agrees_with_the_oracle_on_every_cell(seed):
         cells = [c for c in range(rules.files * rules.ranks) if not core.board[c] or c in core.occ[by ^ 1]]
         assert [core.is_attacked(c, by) for c in cells] == [oracle.is_attacked(c, by) for c in cells]
         assert any(core.is_attacked(c, by) for c in cells)
+
+
+def test_the_registry_holds_vanguard_as_a_core_variant():
+    """`get_variant("vanguard")` is the core `Variant` the board plays on: RectGeometry 16x16, no
+    castling, no en passant, the King checkable, the Prince royal but not, pawn types (R12, R13)."""
+    from superchess.rules import Board, get_variant
+    variant = get_variant("vanguard")
+    assert Board("vanguard")._pos.variant is variant
+    assert (variant.geometry.files, variant.geometry.ranks) == (16, 16)
+    assert variant.castling == [] and not variant.en_passant
+    flags = {p.letter: (p.checkable, p.royal, p.pawn) for p in variant.pieces}
+    assert flags["K"] == (True, True, False) and flags["I"] == (False, True, False)
+    assert {letter for letter, f in flags.items() if f[2]} == {"P", "O", "T"}
