@@ -157,7 +157,9 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
             raise ValueError("the game is over: no legal move")
         ints, forced = list(legal.values()), set()
         by_int = {m: t for t, m in legal.items()}
-    key = (board.variant.name, pos.rosters[0].key(), pos.rosters[1].key())
+    # a pasted diagram's table is its own (two diagrams may share a name and so Zobrist keys)
+    name = board.variant.name if pos.variant.piece_compiler is None else id(pos.variant)
+    key = (name, pos.rosters[0].key(), pos.rosters[1].key())
     ev = evaluator_for(pos.variant, pos.rosters)
     searcher = Searcher(pos, ev, _tt_for(key, hash_mb), noise=noise, seed=rng.getrandbits(64))
     searcher.info = info

@@ -57,6 +57,7 @@ def _play_and_compare(rules: DiagramRules, seed: int, plies: int) -> int:
     for _ in range(plies):
         ours, theirs = core_moves(core), oracle_moves(oracle)
         assert set(ours) == set(theirs), get_fen(oracle)
+        assert {t: core.record(m)[3] for t, m in ours.items()} == {t: m[3] for t, m in theirs.items()}
         assert core.in_check() == oracle.in_check()
         if not ours:
             break
