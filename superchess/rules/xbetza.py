@@ -61,6 +61,10 @@ Concrete moves (`generate`)
         swap    a friend was captured and unloaded on the origin (dest = the friend's square);
         jump    a friend was captured and unloaded where it stood (Helepolis initial jump).
     Duplicates (several paths to the same result) are one move.
+    The walk itself runs on integer cells (``y * files + x``): `pattern_trie` merges patterns on
+    their common legs, `cell_entries` makes a trie concrete from one origin cell (the core's
+    diagram tables keep these per piece code and cell), `walk_cells` walks it over a board of
+    piece codes; `generate` is these three over an occupancy callback.
 
 What XBetza alone does not say (named hooks, next session)
     * ``i`` (initial): the caller passes ``unmoved``. Pawn/Soldier: "on its side's third rank"
