@@ -110,3 +110,24 @@ def test_warm_up_prepares_vanguard():
     warm_up(("vanguard",))
     variant = Board("vanguard")._pos.variant
     assert _own_evaluators[id(variant)][0] is variant
+
+
+def test_self_play_keeps_the_position_and_plays_legal_moves():
+    """The main search over many Vanguard positions (captures forced early so pieces meet): each
+    answer is legal and the searched board is left as it was (make/unmake, records, unmoved
+    rights and the hash restored)."""
+    import random
+    rng = random.Random(5)
+    b = Board("vanguard")
+    for ply in range(60):
+        moves = b.legal_moves
+        if not moves:
+            break
+        if ply < 12:
+            b.push(rng.choice([m for m in moves if m.captured] or moves))
+            continue
+        fen, h = b.fen(), b.zobrist_hash()
+        text, _ = search_position(b, Limits(depth=1, nodes=5_000))
+        assert (b.fen(), b.zobrist_hash()) == (fen, h)
+        assert text in {m.text for m in moves}
+        b.push_text(text)
