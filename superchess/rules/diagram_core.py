@@ -103,6 +103,10 @@ class DiagramCorePosition(Position):
                         out.append(m)
                     break
         if trie is not None and (trie.takes or not captures_only):
+            if captures_only:
+                enemy = self.tables.enemy[side]
+                if not any(enemy[board[c]] for c in self.dt.capture_cells(code, sq)):
+                    return
             encode = self.dt.encode
             for mv in walk_cells(self.dt.cell_walk(code, sq), sq, board, self.tables.own[side], self.files, unmoved,
                                  captures_only):

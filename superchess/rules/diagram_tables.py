@@ -125,6 +125,8 @@ class DiagramTables:
         rng = random.Random(f"unmoved:{rules.name}")
         self.z_unmoved = [rng.getrandbits(64) for _ in range(n)]
         raw_sources: list[list[dict[int, set[int]]]] = [[{} for _ in range(n)] for _ in (0, 1)]
+        self._capture_offsets: dict[int, frozenset[tuple[int, int]]] = {}
+        self._capture_cells: dict[tuple[int, int], tuple[int, ...]] = {}
         span = max(files, ranks)
         for side in (0, 1):
             for ti, rule in enumerate(rules.pieces, 1):
@@ -136,7 +138,8 @@ class DiagramTables:
                 self.initial[code] = rule.initial
                 self.lost[code] = any(ti == lost for lost, _ in self.succession)
                 walked = tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p))
-                for dx, dy in capture_offsets(walked, span):
+                self._capture_offsets[code] = offsets = capture_offsets(walked, span)
+                for dx, dy in offsets:
                     for a in range(n):
                         x, y = a % files + dx, a // files + dy
                         if 0 <= x < files and 0 <= y < ranks:
@@ -147,6 +150,18 @@ class DiagramTables:
         self._reach_cells: dict[tuple[int, int], frozenset[int]] = {}
         self.walk_sources = [[tuple((a, frozenset(codes)) for a, codes in sorted(raw_sources[side][t].items()))
                               for t in range(n)] for side in (0, 1)]
+
+    def capture_cells(self, code: int, cell: int) -> tuple[int, ...]:
+        """The cells on which the walked patterns of `code` on `cell` could capture (a walk for
+        captures is skipped when none holds an enemy)."""
+        key = (code, cell)
+        out = self._capture_cells.get(key)
+        if out is None:
+            x0, y0 = cell % self.files, cell // self.files
+            out = self._capture_cells[key] = tuple(
+                c for dx, dy in self._capture_offsets[code]
+                if (c := _cell(x0 + dx, y0 + dy, self.files, self.ranks)) is not None)
+        return out
 
     def reach(self, code: int, cell: int) -> frozenset[int]:
         """The cells the walked patterns of `code` on `cell` may inspect (their attack depends on
