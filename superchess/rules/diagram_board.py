@@ -14,6 +14,7 @@ from .board import Board, IllegalMoveError, _pieces_of
 from .diagram_core import DiagramCorePosition
 from .diagram_fen import get_fen, set_fen
 from .diagram_rules import DiagramRules, get_diagram_variant
+from .encoding import CELL_MASK, TO_SHIFT
 from .outcome import Outcome, Termination
 from .program import Roster
 
@@ -56,6 +57,7 @@ class DiagramBoard(Board):
         self.starting_fen = fen or self.variant.start_fen
         set_fen(self._pos, self.starting_fen)
         self.move_stack: list[DiagramMove] = []
+        self._moves = self._pos.tables.move_cache  # shared by the boards of the variant
         self._legal_cache: tuple[tuple, list[DiagramMove]] | None = None
 
     def fen(self) -> str:
@@ -66,7 +68,17 @@ class DiagramBoard(Board):
 
     # -- moves ------------------------------------------------------------------------------
     def _move(self, m: int) -> DiagramMove:
-        """The public move of `m` in the current position (its captures depend on it)."""
+        """The public move of `m` in the current position: what it captures and promotes depends
+        on the pieces on its origin and destination only, so it is cached by them."""
+        pos = self._pos
+        board = pos.board
+        key = (m, board[m & CELL_MASK], board[(m >> TO_SHIFT) & CELL_MASK])
+        mv = self._moves.get(key)
+        if mv is None:
+            mv = self._moves[key] = self._build_move(m)
+        return mv
+
+    def _build_move(self, m: int) -> DiagramMove:
         pos = self._pos
         o, d, caps, kind = pos.record(m)
         name = self.geometry.name
