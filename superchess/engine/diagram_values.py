@@ -7,6 +7,8 @@ multi-path lame, hopping: one square can block them) on an empty board. Captures
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rules.diagram_rules import DiagramRules
 from ..rules.diagram_tables import diagram_parts, diagram_tables_of
 from ..rules.encoding import code_of
@@ -62,7 +64,7 @@ def piece_values(rules: DiagramRules) -> list[int]:
     return out
 
 
-def material(variant: Variant):
+def material(variant: Variant) -> tuple[list[dict[str, int]], Callable[[int, str], tuple[float, tuple[float, ...]]]]:
     """For the evaluator: (values per side by letter, profile(side, letter)) of a diagram variant."""
     rules = diagram_tables_of(variant).rules
     values = piece_values(rules)
