@@ -2,7 +2,7 @@
 
 `values.py`'s recipe on the variant's own compiled tables: per cell, the core groups' effective
 mobility (`cell_mobility`), plus SLIDE_DECAY for each destination of the walked patterns (multi-leg,
-multi-path lame, hopping: one square can block them) on an empty board. Captures that need a victim
+lame riders, hopping: one square can block them) on an empty board. Captures that need a victim
 (rifle, igui, runs) and initial-only moves are not seen there. The King is not material.
 """
 from __future__ import annotations

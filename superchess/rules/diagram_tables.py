@@ -2,11 +2,11 @@
 from `DiagramRules`, and its XBetza patterns compiled per piece code and origin cell.
 
 * Single-leg patterns that leap or slide to an empty cell and/or capture an enemy there compile
-  into the core's LEAP/RAY groups, straight lame leaps (``ncD``) into PAT groups, with the move
-  integer pre-encoded (the fixed promotion of a pawn type landing in the zone included, 4.5) and
-  their attack entries (R18).
+  into the core's LEAP/RAY groups, lame leaps (``ncD``; ``nN`` as one entry per path) into PAT
+  groups, with the move integer pre-encoded (the fixed promotion of a pawn type landing in the
+  zone included, 4.5) and their attack entries (R18).
 * Everything else is kept per cell in `DiagramTables.walks`: initial-only rays (R11, the pawn
-  types' 2-4 square pushes) and the multi-leg, multi-path lame, hopping and unloading patterns
+  types' 2-4 square pushes) and the multi-leg, lame-rider, hopping and unloading patterns
   (and the pattern hooks' results), merged into one `xbetza.pattern_trie` per piece code and walked
   when moves are generated. The cells from which they can capture are `walk_sources` (R18).
 * A walked move that captures off its destination, stays on its origin, swaps or jumps is
@@ -46,12 +46,13 @@ def is_plain(pat: MovePattern) -> bool:
         (not leg.end & Req.ENEMY or leg.takes & Req.ENEMY)
 
 
-def _is_straight_lame(pat: MovePattern) -> bool:
-    """A single lame leap with one path (``nD``, ``ncH``): the core's lame-path groups."""
+def _is_lame_leap(pat: MovePattern) -> bool:
+    """A single lame leap (``nD``, ``ncH``; ``nN`` with its two paths, R9): the core's lame-path
+    groups, one entry per path (open if any path is)."""
     if len(pat.legs) != 1 or pat.initial:
         return False
     leg = pat.legs[0]
-    return len(leg.lame) == 1 and leg.max_steps == 1 and not leg.unload and not leg.end & Req.FRIEND \
+    return bool(leg.lame) and leg.max_steps == 1 and not leg.unload and not leg.end & Req.FRIEND \
         and (not leg.end & Req.ENEMY or leg.takes & Req.ENEMY)
 
 
@@ -137,7 +138,7 @@ class DiagramTables:
                 self.recorded_unmoved[code] = rule.recorded_unmoved
                 self.initial[code] = rule.initial
                 self.lost[code] = any(ti == lost for lost, _ in self.succession)
-                walked = tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p))
+                walked = tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_lame_leap(p))
                 self._capture_offsets[code] = offsets = capture_offsets(walked, span)
                 for dx, dy in offsets:
                     for a in range(n):
@@ -145,7 +146,7 @@ class DiagramTables:
                         if 0 <= x < files and 0 <= y < ranks:
                             raw_sources[side][y * files + x].setdefault(a, set()).add(code)
         self._reach = {(side, ti): reach_offsets(
-            tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p)), span)
+            tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_lame_leap(p)), span)
             for side in (0, 1) for ti, rule in enumerate(rules.pieces, 1)}
         self._reach_cells: dict[tuple[int, int], frozenset[int]] = {}
         self.walk_sources = [[tuple((a, frozenset(codes)) for a, codes in sorted(raw_sources[side][t].items()))
@@ -200,9 +201,9 @@ class DiagramTables:
                 if (pat.legs, pat.initial) not in seen:  # e.g. the Helepolis's R and sb(caf)0R
                     seen.add((pat.legs, pat.initial))
                     plain.append(entry)
-            elif _is_straight_lame(pat):
+            elif _is_lame_leap(pat):
                 lame.append(entry)
-        trie = pattern_trie(tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_straight_lame(p)))
+        trie = pattern_trie(tuple(p for p in rule.pats[side] if not is_plain(p) and not _is_lame_leap(p)))
         for s in range(files * ranks):
             origin = (s % files, s // files)
             groups: dict[int, list] = {}
@@ -228,14 +229,17 @@ class DiagramTables:
             for pat, leg, mode, capture in lame:
                 dx, dy = leg.step
                 t = _cell(origin[0] + dx, origin[1] + dy, files, ranks)
-                between = tuple(_cell(origin[0] + a, origin[1] + b, files, ranks) for a, b in leg.lame[0])
-                if t is None or None in between:
+                if t is None:
                     continue
-                targets.append(t)
-                groups.setdefault(PAT_MC + mode, []).append((t, s | t << TO_SHIFT | (promo if zone[t] else 0),
-                                                             between))
-                if capture:
-                    att.append((1, t, (s, between), 0))
+                for path in leg.lame:
+                    between = tuple(_cell(origin[0] + a, origin[1] + b, files, ranks) for a, b in path)
+                    if None in between:  # a path off the board is blocked
+                        continue
+                    targets.append(t)
+                    groups.setdefault(PAT_MC + mode, []).append((t, s | t << TO_SHIFT | (promo if zone[t] else 0),
+                                                                 between))
+                    if capture:
+                        att.append((1, t, (s, between), 0))
             post = POST_DEDUPE if len(set(targets)) < len(targets) else 0
             table.append((post, tuple((kind, tuple(groups[kind])) for kind in sorted(groups))))
             walked = trie if any(leg.cells_from(origin, files, ranks) for leg in (n.leg for n in trie.children)) \
