@@ -239,11 +239,14 @@ class Searcher:
         pst = ev.pst
         ovalue = ev.order_value
         # staged ordering: hash move, captures and promotions (MVV-LVA), killers, quiet by history
-        first = [m for m in moves
-                 if board[(m >> TO_SHIFT) & CELL_MASK] or (m & PROMO_FIELD and not m & CASTLE)]
-        first.sort(key=lambda m: ovalue[board[(m >> TO_SHIFT) & CELL_MASK]] * 4096
-                   + ((m >> PROMO_SHIFT) & PROMO_MASK) * 64 - ovalue[board[m & CELL_MASK]] // 16,
-                   reverse=True)
+        if full:  # captures off the destination too, by everything they take
+            first = pos.captures_first(moves, ev.value, ovalue)
+        else:
+            first = [m for m in moves
+                     if board[(m >> TO_SHIFT) & CELL_MASK] or (m & PROMO_FIELD and not m & CASTLE)]
+            first.sort(key=lambda m: ovalue[board[(m >> TO_SHIFT) & CELL_MASK]] * 4096
+                       + ((m >> PROMO_SHIFT) & PROMO_MASK) * 64 - ovalue[board[m & CELL_MASK]] // 16,
+                       reverse=True)
         if hash_move and hash_move in moves:
             if hash_move in first:
                 first.remove(hash_move)

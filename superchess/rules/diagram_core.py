@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .diagram_rules import DiagramRules, PieceRule
 from .diagram_tables import DiagramTables, diagram_parts
-from .encoding import CELL_MASK, MULTI, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
+from .encoding import CELL_MASK, MULTI, PROMO_SHIFT, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
 from .position import Position, attacked
 from .xbetza import walk_cells
 
@@ -237,6 +237,24 @@ class DiagramCorePosition(Position):
         """The summed `value` (per piece code) of every piece move `m` captures."""
         board = self.board
         return sum(value[board[c]] for c in self.record(m)[2])
+
+    def captures_first(self, moves: list[int], value: list[int], order_value: list[int]) -> list[int]:
+        """The capturing moves and promotions among `moves`, most taken first (summed `value` per
+        piece code), then the cheapest mover (`order_value`): the search's first stage."""
+        board = self.board
+        records = self.dt.records
+        keyed = []
+        for m in moves:
+            if m & MULTI:
+                caps = records[m >> RECORD_SHIFT][2]
+                gain = sum(value[board[c]] for c in caps) if caps else 0
+            else:
+                gain = value[board[(m >> TO_SHIFT) & CELL_MASK]]
+            promo = (m >> PROMO_SHIFT) & 63
+            if gain or promo:
+                keyed.append((gain * 4096 + promo * 64 - order_value[board[m & CELL_MASK]] // 16, m))
+        keyed.sort(reverse=True)
+        return [m for _, m in keyed]
 
     def royal_cell(self, side: int, type_index: int) -> int:
         """The cell of `side`'s piece of that type (King or Prince), or -1."""
