@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from .diagram_rules import DiagramRules, PieceRule
 from .diagram_tables import DiagramTables, diagram_parts
-from .encoding import CELL_MASK, MULTI, PROMO_SHIFT, RECORD_SHIFT, SIDE_SHIFT, SPECIAL, TO_SHIFT
+from .encoding import (
+    CELL_MASK,
+    MULTI,
+    PROMO_SHIFT,
+    RECORD_SHIFT,
+    SIDE_SHIFT,
+    SPECIAL,
+    TO_SHIFT,
+)
 from .position import Position, attacked
 from .xbetza import walk_cells
 
