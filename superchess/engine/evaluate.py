@@ -24,7 +24,8 @@ from functools import lru_cache
 from ..rules.encoding import code_of
 from ..rules.program import Roster
 from ..rules.tables import tables_for
-from ..rules.variant import get_variant
+from ..rules.variant import Variant, get_variant
+from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
 
 SHIFT = 21
@@ -59,8 +60,8 @@ def unpack(x: int) -> tuple[int, int, int]:
 class Evaluator:
     """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`)."""
 
-    def __init__(self, variant_name: str, rosters: tuple[Roster, Roster]) -> None:
-        variant = get_variant(variant_name)
+    def __init__(self, variant_name: str | Variant, rosters: tuple[Roster, Roster]) -> None:
+        variant = get_variant(variant_name) if isinstance(variant_name, str) else variant_name
         self.variant = variant
         geo = variant.geometry
         self.tables = tables_for(variant, rosters)
@@ -75,7 +76,13 @@ class Evaluator:
         self.shield = [0] * MAX_CODE
         self.phase_max = 1
         self.fortress = [0, 0]
-        values = [piece_values(variant_name, rosters[s], s) for s in (0, 1)]
+        if variant.piece_compiler is None:
+            values = [piece_values(variant.name, rosters[s], s) for s in (0, 1)]
+
+            def profile(side: int, letter: str) -> tuple[float, tuple[float, ...]]:
+                return piece_profile(variant.name, rosters[side], side, letter)
+        else:  # a diagram variant (Vanguard): from its XBetza patterns
+            values, profile = diagram_material(variant)
         top = max(max(v.values()) for v in values)
         for side in (0, 1):
             sign = 1 if side == 0 else -1
@@ -83,7 +90,7 @@ class Evaluator:
             for ti, pt in enumerate(variant.pieces, 1):
                 code = code_of(side, ti)
                 v = values[side][pt.letter]
-                avg, per_cell = piece_profile(variant_name, rosters[side], side, pt.letter)
+                avg, per_cell = profile(side, pt.letter)
                 self.value[code] = v
                 self.order_value[code] = v if not pt.checkable else 2 * top + 100
                 self.attack_weight[code] = 0 if pt.checkable or pt.pawn else max(1, v // 60)
@@ -204,13 +211,23 @@ def _evaluator(variant_name: str, key: tuple) -> Evaluator:
     return Evaluator(variant_name, (Roster(key[0]), Roster(key[1])))
 
 
-def evaluator_for(variant_name: str, rosters: tuple[Roster, Roster]) -> Evaluator:
-    """The cached evaluator of a variant and roster pair."""
-    return _evaluator(variant_name, (rosters[0].key(), rosters[1].key()))
+def evaluator_for(variant: str | Variant, rosters: tuple[Roster, Roster]) -> Evaluator:
+    """The cached evaluator of a variant (by name, or a core `Variant`) and roster pair."""
+    if isinstance(variant, Variant):
+        if variant.piece_compiler is not None:  # a diagram variant: one evaluator per variant object
+            entry = _own_evaluators.get(id(variant))
+            if entry is None or entry[0] is not variant:
+                entry = _own_evaluators[id(variant)] = (variant, Evaluator(variant, rosters))
+            return entry[1]
+        variant = variant.name
+    return _evaluator(variant, (rosters[0].key(), rosters[1].key()))
+
+
+_own_evaluators: dict[int, tuple[Variant, Evaluator]] = {}
 
 
 def evaluate(board) -> int:
     """Evaluation of a public `Board` from the side to move's point of view (for tools and tests)."""
     pos = board._pos
-    ev = evaluator_for(board.variant.name, pos.rosters)
+    ev = evaluator_for(pos.variant, pos.rosters)
     return ev.evaluate(pos, ev.packed(pos))

@@ -19,12 +19,9 @@ from ..rules.tables import NO_CELLS
 from ..rules.variant import STANDALONE_BOARDS
 from .evaluate import evaluator_for
 from .intergrid_search import choose_intergrid_move
-from .tiling_search import choose_tiling_move
-from .diagram_search import search_diagram
-from ..rules.diagram_board import DiagramBoard
-from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
 from .levels import get_level
 from .search import Limits, Result, Searcher, TranspositionTable
+from .tiling_search import choose_tiling_move
 from .timing import budget
 
 _TT_CACHE: OrderedDict = OrderedDict()  # (variant, rosters, size) -> TranspositionTable, per process
@@ -161,8 +158,10 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
             raise ValueError("the game is over: no legal move")
         ints, forced = list(legal.values()), set()
         by_int = {m: t for t, m in legal.items()}
-    key = (board.variant.name, pos.rosters[0].key(), pos.rosters[1].key())
-    ev = evaluator_for(board.variant.name, pos.rosters)
+    # a pasted diagram's table is its own (two diagrams may share a name and so Zobrist keys)
+    name = board.variant.name if pos.variant.piece_compiler is None else id(pos.variant)
+    key = (name, pos.rosters[0].key(), pos.rosters[1].key())
+    ev = evaluator_for(pos.variant, pos.rosters)
     searcher = Searcher(pos, ev, _tt_for(key, hash_mb), noise=noise, seed=rng.getrandbits(64))
     searcher.info = info
     searcher.stop_event = stop_event
@@ -187,11 +186,6 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
         return choose_intergrid_move(start_fen, moves, level,
                                      lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
-    if variant in DIAGRAM_VARIANT_NAMES:  # Vanguard: the diagram search, same level limits
-        diagram = DiagramBoard(variant, start_fen)
-        for text in moves:
-            diagram.push_text(text)
-        return search_diagram(diagram, level_limits(level, time_left_ms, increment_ms, diagram.fullmove_number), t0=t0)[0]
     board = make_board(variant, start_fen, rosters)
     for text in moves:
         board._push_code(lenient_move(board, text))
@@ -206,6 +200,7 @@ def warm_up(variants: tuple[str, ...] | None = None) -> None:
     `choose_move` of a worker process does not spend its clock on it (about 1 s for super16).
     Suitable as a process-pool initializer."""
     from ..rules import VARIANT_NAMES
-    for name in variants or VARIANT_NAMES:
+    from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
+    for name in variants or VARIANT_NAMES + DIAGRAM_VARIANT_NAMES:  # Vanguard: about 1.4 s
         board = make_board(name, None, None)
-        evaluator_for(name, board._pos.rosters)
+        evaluator_for(board._pos.variant, board._pos.rosters)

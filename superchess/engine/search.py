@@ -24,6 +24,7 @@ from ..rules.encoding import (
     CELL_MASK,
     DESTROY,
     EP,
+    MULTI,
     PROMO_MASK,
     PROMO_SHIFT,
     SPECIAL,
@@ -124,6 +125,9 @@ class Searcher:
         self.pvt: list[tuple] = [()] * (MAX_PLY + 2)
         self.nodes = 0
         self.exposed_cache: dict[int, frozenset] = {}
+        # a position with its own legality (diagram variants: two royals, 4.3 rescue moves, walked
+        # attacks): nodes take its legal moves and its check test instead of the King test here
+        self.full_legality = getattr(pos, "full_legality", False)
 
     # -- limits -------------------------------------------------------------------------------
     def _check(self) -> None:
@@ -190,7 +194,13 @@ class Searcher:
         kings = pos.kings
         enemy_att = pos.tables.attacks[side ^ 1]
         k = kings[side]
-        in_check = k >= 0 and attacked(board, enemy_att[k])
+        full = self.full_legality
+        if full:
+            if pos.king_lost():
+                return -MATE + ply
+            in_check = pos.in_check()
+        else:
+            in_check = k >= 0 and attacked(board, enemy_att[k])
         if in_check:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
@@ -224,16 +234,19 @@ class Searcher:
                 if s >= beta:
                     return beta if s >= MATE_BOUND else s
 
-        moves = pos.pseudo_legal()
+        moves = pos.legal() if full else pos.pseudo_legal()
         ev = self.ev
         pst = ev.pst
         ovalue = ev.order_value
         # staged ordering: hash move, captures and promotions (MVV-LVA), killers, quiet by history
-        first = [m for m in moves
-                 if board[(m >> TO_SHIFT) & CELL_MASK] or (m & PROMO_FIELD and not m & CASTLE)]
-        first.sort(key=lambda m: ovalue[board[(m >> TO_SHIFT) & CELL_MASK]] * 4096
-                   + ((m >> PROMO_SHIFT) & PROMO_MASK) * 64 - ovalue[board[m & CELL_MASK]] // 16,
-                   reverse=True)
+        if full:  # captures off the destination too, by everything they take
+            first = pos.captures_first(moves, ev.value, ovalue)
+        else:
+            first = [m for m in moves
+                     if board[(m >> TO_SHIFT) & CELL_MASK] or (m & PROMO_FIELD and not m & CASTLE)]
+            first.sort(key=lambda m: ovalue[board[(m >> TO_SHIFT) & CELL_MASK]] * 4096
+                       + ((m >> PROMO_SHIFT) & PROMO_MASK) * 64 - ovalue[board[m & CELL_MASK]] // 16,
+                       reverse=True)
         if hash_move and hash_move in moves:
             if hash_move in first:
                 first.remove(hash_move)
@@ -272,18 +285,18 @@ class Searcher:
             fr = m & CELL_MASK
             to = (m >> TO_SHIFT) & CELL_MASK
             cap = board[to]
-            if m & SPECIAL:
+            if m & SPECIAL or full:
                 child = packed + ev.delta(pos, m)
             else:
                 code = board[fr]
                 child = packed + pst[code][to] - pst[code][fr] - pst[cap][to]
             make(m)
-            if (in_check or fr == k or fr in exposed or m & UNSAFE) and kings[side] >= 0 \
+            if not full and (in_check or fr == k or fr in exposed or m & UNSAFE) and kings[side] >= 0 \
                     and attacked(board, enemy_att[kings[side]]):
                 unmake()
                 continue
             legal += 1
-            quiet = not cap and not m & (EP | PROMO_FIELD) or m & CASTLE
+            quiet = not cap and not m & (EP | PROMO_FIELD | MULTI) or m & CASTLE
             try:
                 if legal == 1:
                     s = -self._search(depth - 1, -beta, -alpha, ply + 1, child, True)
@@ -351,6 +364,9 @@ class Searcher:
         if self.nodes >= self.next_check:
             self._check()
         self.pvt[ply] = ()
+        full = self.full_legality
+        if full and pos.king_lost():
+            return -MATE + ply
         ev = self.ev
         # lazy evaluation: King safety only when the table score is near the window
         fast, ph = ev.blend(packed)
@@ -390,7 +406,10 @@ class Searcher:
             to = (m >> TO_SHIFT) & CELL_MASK
             code = board[fr]
             victim = board[to]
-            gain = value[victim] if victim else 100  # en passant: a pawn
+            if m & MULTI:  # every piece it takes (diagram variants)
+                gain = pos.capture_gain(m, value)
+            else:
+                gain = value[victim] if victim else 100  # en passant: a pawn
             if m & PROMO_FIELD and not m & CASTLE:
                 gain += value[(code & ~63) | ((m >> PROMO_SHIFT) & PROMO_MASK)] - value[code]
             if m & DESTROY:
@@ -402,7 +421,7 @@ class Searcher:
             if victim and ovalue[code] > value[victim] + 50 and not m & DESTROY \
                     and attacked(board, enemy_att[to]):
                 continue  # losing exchange, most likely
-            if m & SPECIAL:
+            if m & SPECIAL or full:
                 child = packed + ev.delta(pos, m)
             else:
                 child = packed + pst[code][to] - pst[code][fr] - pst[victim][to]
@@ -412,7 +431,11 @@ class Searcher:
                     in_check = attacked(board, enemy_att[k])
                 test = in_check
             pos.make(m)
-            if test and kings[side] >= 0 and attacked(board, enemy_att[kings[side]]):
+            if full:
+                unsafe = kings[side] >= 0 and pos.attacked_by(kings[side], other)
+            else:
+                unsafe = test and kings[side] >= 0 and attacked(board, enemy_att[kings[side]])
+            if unsafe:
                 pos.unmake()
                 continue
             try:
@@ -445,7 +468,7 @@ class Searcher:
             child = packed + ev.delta(pos, m)
             pos.make(m)
             kk = kings[side]
-            if kk >= 0 and attacked(board, enemy_att[kk]):
+            if not self.full_legality and kk >= 0 and attacked(board, enemy_att[kk]):
                 pos.unmake()
                 # a move the believed model calls illegal (private rosters): playable, ranked last
                 s = -MATE + 1

@@ -17,15 +17,13 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..rules import Board, Roster
-from ..rules.diagram_board import DiagramBoard
 from ..rules.program import ProgramError
 from ..rules.variant import BOARD_VARIANT_NAMES, STANDALONE_BOARDS
-from .diagram_search import search_diagram
 from .intergrid_search import think_uci as think_turns
-from .tiling_search import think_uci as think_tiling
 from .levels import get_level
 from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
+from .tiling_search import think_uci as think_tiling
 from .timing import budget
 
 NAME = "superchess"
@@ -232,12 +230,9 @@ class UciEngine:
                       f"time {ms} pv {pv}")
 
         try:
-            if isinstance(board, DiagramBoard):  # Vanguard: its own core and search
-                text, _ = search_diagram(board, limits, t0=t0, info=info, stop_event=self.stop_event)
-            else:
-                text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
-                                          seed=None, hash_mb=self.hash_mb, t0=t0, info=info,
-                                          stop_event=self.stop_event)
+            text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
+                                      seed=None, hash_mb=self.hash_mb, t0=t0, info=info,
+                                      stop_event=self.stop_event)
         except Exception as e:  # noqa: BLE001
             self.error(f"search failed: {e}")
             moves = board.legal_moves

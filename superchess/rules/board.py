@@ -76,8 +76,8 @@ class Board:
 
     def __new__(cls, variant: str | Variant = "super16", *args, **kwargs) -> "Board":
         if cls is Board and (variant in DIAGRAM_VARIANT_NAMES or isinstance(variant, DiagramRules)):
-            from .diagram_board import DiagramBoard  # Vanguard and pasted diagrams
-            return DiagramBoard(variant, *args, **kwargs)
+            from .diagram_board import DiagramBoard  # Vanguard and pasted diagrams: a Board subclass
+            return super().__new__(DiagramBoard)
         if cls is Board and isinstance(variant, str) and variant in STANDALONE_BOARDS:
             module, name = STANDALONE_BOARDS[variant].split(":")
             return getattr(importlib.import_module(f".{module}", __package__), name)(variant, *args, **kwargs)
@@ -198,9 +198,14 @@ class Board:
         codes = self._legal_codes()
         key, _, moves = self._legal_cache
         if moves is None:  # sorted only when asked for: deciding the game's end needs no Move objects
-            moves = sorted(self.generate_legal_moves(), key=_TEXT)
+            moves = self._public_moves(codes)
             self._legal_cache = (key, codes, moves)
         return moves
+
+    def _public_moves(self, codes: list[int]) -> list[Move]:
+        """The public moves of legal move codes, sorted by text (diagram boards merge codes that
+        share a text)."""
+        return sorted(self.generate_legal_moves(), key=_TEXT)
 
     def parse_move(self, text: str) -> Move:
         """The legal move written `text` (e.g. `h2h4`, `i1k1`, `c15c16q`), or IllegalMoveError."""

@@ -1,17 +1,20 @@
-"""The public API for diagram variants (Vanguard), shaped like `Board`: `Board("vanguard")` returns a
-`DiagramBoard`. Moves may capture several pieces, capture without moving, swap or pass; their text
-(Vanguard 1.1, R21) is origin + destination + ``x<square>`` for every captured square other than
-the destination, in path order (``b2d4xc3``, ``e5e5xd7``, ``b2b2``); `parse_move` reads it back.
+"""The public API for diagram variants (Vanguard): `Board("vanguard")` is a `DiagramBoard`, the core
+`Board` over `DiagramCorePosition` (core Position and Tables, integer moves). What differs from the
+core variants is said here: the move text (Vanguard 1.1, R21: origin + destination + ``x<square>``
+for every captured square other than the destination, in path order: ``b2d4xc3``, ``e5e5xd7``,
+``b2b2``), the position text (`diagram_fen`), captures off the destination, and the end of the
+game with two royals (4.3, 4.4, R15) and automatic draws (4.6, R20).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-from .board import IllegalMoveError, Piece
+from .board import Board, IllegalMoveError, _pieces_of
+from .diagram_core import DiagramCorePosition
 from .diagram_fen import get_fen, set_fen
-from .diagram_position import SIDE_SHIFT, DiagramPosition, DMove
 from .diagram_rules import DiagramRules, get_diagram_variant
+from .encoding import CELL_MASK, TO_SHIFT
 from .outcome import Outcome, Termination
 from .program import Roster
 
@@ -26,7 +29,7 @@ class DiagramMove:
     kind: str                       # normal, locust, igui, rifle, pass, swap, jump
     text: str = field(default="", compare=False)
     promotion: str | None = field(default=None, compare=False)  # the fixed type it becomes
-    code: DMove = field(default=(), compare=False, repr=False)
+    code: int = field(default=-1, compare=False, repr=False)    # the core's move integer
 
     @property
     def via(self) -> tuple[int, ...]:
@@ -40,7 +43,7 @@ class DiagramMove:
         return self.text
 
 
-class DiagramBoard:
+class DiagramBoard(Board):
     """A diagram-variant position with its move history (see `Board` for the shared API)."""
 
     def __init__(self, variant: str | DiagramRules = "vanguard", fen: str | None = None,
@@ -49,93 +52,51 @@ class DiagramBoard:
         if rosters and any(rosters):
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
         self.geometry = self.variant.geometry
-        self._pos = DiagramPosition(self.variant)
+        self._piece_of = _pieces_of(self.variant)
+        self._pos = DiagramCorePosition(self.variant)
         self.starting_fen = fen or self.variant.start_fen
         set_fen(self._pos, self.starting_fen)
         self.move_stack: list[DiagramMove] = []
-        self._legal_cache: tuple[tuple, list[DiagramMove]] | None = None
-
-    # -- state ------------------------------------------------------------------------------
-    @property
-    def turn(self) -> int:
-        return self._pos.side
-
-    @property
-    def halfmove_clock(self) -> int:
-        return self._pos.halfmove
-
-    @property
-    def fullmove_number(self) -> int:
-        return self._pos.fullmove
-
-    @property
-    def moves_in_turn(self) -> int:
-        """Moves already made in the current turn: always 0, every move is a whole turn."""
-        return 0
-
-    def turn_texts(self) -> list[str]:
-        """The game's turns as text (one move each)."""
-        return [mv.text for mv in self.move_stack]
+        self._moves = self._pos.tables.move_cache  # shared by the boards of the variant
+        self._legal_cache: tuple[tuple, list[int], list[DiagramMove] | None] | None = None
 
     def fen(self) -> str:
         return get_fen(self._pos)
 
-    def zobrist_hash(self) -> int:
-        return self._pos.hash
-
-    def cell(self, name: str) -> int:
-        return self.geometry.parse_cell(name)
-
     def name(self, cell: int) -> str:
         return self.geometry.name(cell)
 
-    @property
-    def rosters(self) -> tuple[Roster, Roster]:
-        """Diagram pieces cannot be reprogrammed: always the default rosters."""
-        return Roster(), Roster()
-
-    def holdings(self, side: int) -> dict[str, int]:
-        return {}  # R13: no drops
-
-    def _piece(self, code: int) -> Piece | None:
-        return Piece(self._pos.rule_of(code).letter, code >> SIDE_SHIFT) if code else None
-
-    def piece_at(self, cell: int | str) -> Piece | None:
-        return self._piece(self._pos.board[self.cell(cell) if isinstance(cell, str) else cell])
-
-    def pieces(self) -> dict[str, Piece]:
-        return {self.name(c): self._piece(self._pos.board[c]) for s in (0, 1) for c in sorted(self._pos.occ[s])}
-
-    def copy(self) -> "DiagramBoard":
-        b = DiagramBoard(self.variant, self.starting_fen)
-        for m in self.move_stack:
-            b._push_code(m.code)
-        return b
-
     # -- moves ------------------------------------------------------------------------------
-    def _move(self, m: DMove) -> DiagramMove:
-        o, d, caps, kind = m
-        text = self.name(o) + self.name(d) + "".join("x" + self.name(c) for c in caps if c != d)
-        board = self._pos.board
+    def _move(self, m: int) -> DiagramMove:
+        """The public move of `m` in the current position: what it captures and promotes depends
+        on the pieces on its origin and destination only, so it is cached by them."""
+        pos = self._pos
+        board = pos.board
+        key = (m, board[m & CELL_MASK], board[(m >> TO_SHIFT) & CELL_MASK])
+        mv = self._moves.get(key)
+        if mv is None:
+            mv = self._moves[key] = self._build_move(m)
+        return mv
+
+    def _build_move(self, m: int) -> DiagramMove:
+        pos = self._pos
+        o, d, caps, kind = pos.record(m)
+        name = self.geometry.name
+        text = name(o) + name(d) + "".join("x" + name(c) for c in caps if c != d)
+        board = pos.board
         landing, arrived = (o, board[d]) if kind == "swap" else (d, board[o])  # the pawn's new cell
-        promo = next((self._pos.rule_of(after).letter for c, _, after in self._pos.changes(m)
-                      if c == landing and after and after != arrived and self._pos.rule_of(arrived).pawn), None)
+        promo = None
+        if pos.dt.morph[arrived]:
+            promo = next((pos.rule_of(after).letter for c, after in pos.changes(m)
+                          if c == landing and after and after != arrived), None)
         return DiagramMove(o, d, caps, kind, text, promo, m)
 
-    def _legal_list(self) -> list[DiagramMove]:
-        key = (self._pos.hash, len(self.move_stack))
-        if self._legal_cache is None or self._legal_cache[0] != key:
-            moves = {}
-            for m in self._pos.legal():
-                mv = self._move(m)
-                moves.setdefault(mv.text, mv)
-            self._legal_cache = (key, sorted(moves.values(), key=lambda mv: mv.text))
-        return self._legal_cache[1]
-
-    @property
-    def legal_moves(self) -> list[DiagramMove]:
-        """The legal moves (Vanguard 4.3), sorted by their text."""
-        return list(self._legal_list())
+    def _public_moves(self, codes: list[int]) -> list[DiagramMove]:
+        moves: dict[str, DiagramMove] = {}
+        for m in codes:
+            mv = self._move(m)
+            moves.setdefault(mv.text, mv)
+        return sorted(moves.values(), key=lambda mv: mv.text)
 
     def parse_move(self, text: str) -> DiagramMove:
         """The legal move written `text` (e.g. `e4g5xi6`, `b2b2`), or IllegalMoveError."""
@@ -148,90 +109,36 @@ class DiagramBoard:
                 return mv
         raise IllegalMoveError(f"illegal move {t} in {self.fen()}")
 
-    def push(self, move: DiagramMove) -> None:
-        for mv in self._legal_list():
-            if mv == move:
-                self._push_code(mv.code)
-                return
-        raise IllegalMoveError(f"illegal move {move.text or move} in {self.fen()}")
-
-    def push_text(self, text: str) -> DiagramMove:
-        mv = self.parse_move(text)
-        self._push_code(mv.code)
-        return mv
-
-    def _push_code(self, m: DMove) -> None:
+    def _push_code(self, m: int) -> None:
         mv = self._move(m)
         self._pos.make(m)
         self.move_stack.append(mv)
-
-    def pop(self) -> DiagramMove:
-        if not self.move_stack:
-            raise IndexError("no move to take back")
-        self._pos.unmake()
-        return self.move_stack.pop()
-
-    def peek(self) -> DiagramMove | None:
-        return self.move_stack[-1] if self.move_stack else None
-
-    def perft(self, depth: int) -> int:
-        if depth <= 0:
-            return 1
-        moves = self._pos.legal()
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for m in moves:
-            self._pos.make(m)
-            total += self.perft(depth - 1)
-            self._pos.unmake()
-        return total
 
     def divide(self, depth: int) -> list[tuple[DiagramMove, int]]:
         out = []
         for mv in self._legal_list():
             self._pos.make(mv.code)
-            out.append((mv, self.perft(depth - 1)))
+            out.append((mv, self.perft(depth - 1) if depth > 1 else 1))
             self._pos.unmake()
         return out
 
-    def effects(self, move: DiagramMove) -> list[tuple[str, Piece | None, Piece | None]]:
-        """The move as cell changes (square, before, after): captures, swaps, promotion, succession."""
-        return [(self.name(c), self._piece(b), self._piece(a)) for c, b, a in self._pos.changes(move.code)]
-
-    def captures(self, move: DiagramMove) -> list[tuple[str, Piece]]:
+    def captures(self, move: DiagramMove) -> list[tuple[str, object]]:
         """Every piece the move removes from the board."""
         board = self._pos.board
         return [(self.name(c), self._piece(board[c])) for c in move.captured]
 
     # -- check and game end -----------------------------------------------------------------
-    def is_check(self) -> bool:
-        """The side to move's King is attacked (the Prince is never in check: 4.3.4)."""
-        return self._pos.in_check()
-
-    def is_attacked_by(self, side: int, cell: int | str) -> bool:
-        return self._pos.is_attacked(self.cell(cell) if isinstance(cell, str) else cell, side)
-
-    def king(self, side: int) -> str | None:
-        k = self._pos.king_cell(side)
-        return self.name(k) if k >= 0 else None
-
     def _royal_lost(self) -> bool:
-        return bool(self.variant.king) and self._pos.king_cell(self.turn) < 0
+        return bool(self.variant.king) and self._pos.kings[self.turn] < 0
 
     def is_checkmate(self) -> bool:
         """Checkmate without a Prince, or double checkmate (4.4)."""
+        pos = self._pos
         return not self._royal_lost() and not self._legal_list() and self.is_check() \
-            and (self._pos.prince_cell(self.turn) < 0 or self._pos.double_checkmated(self._pos.pseudo_legal()))
+            and (pos.royal_cell(self.turn, pos.dt.prince) < 0 or pos.double_checkmated(pos.pseudo_legal()))
 
     def is_stalemate(self) -> bool:
         return not self._royal_lost() and not self._legal_list() and not self.is_checkmate()
-
-    def repetition_count(self) -> int:
-        return self._pos.repetitions()
-
-    def is_repetition(self, count: int = 3) -> bool:
-        return self.repetition_count() >= count
 
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """King captured with no Prince left (R15), checkmate or double checkmate, stalemate, the
@@ -250,22 +157,6 @@ class DiagramBoard:
         """Vanguard has no insufficient-material draw (4.6): never."""
         return False
 
-    def is_insufficient_material(self) -> bool:
-        return False
-
     def can_claim_draw(self) -> bool:
         """Draws by the move rule and repetition are automatic here (4.6): nothing to claim."""
         return False
-
-    def is_game_over(self, claim_draw: bool = False) -> bool:
-        return self.outcome(claim_draw) is not None
-
-    def __str__(self) -> str:
-        rows = []
-        for r in range(self._pos.ranks - 1, -1, -1):
-            cells = [self._piece(self._pos.board[r * self._pos.files + f]) for f in range(self._pos.files)]
-            rows.append(f"{r + 1:>2} " + " ".join(p.symbol() if p else "." for p in cells))
-        return "\n".join(rows)
-
-    def __repr__(self) -> str:
-        return f"Board({self.variant.name!r}, {self.fen()!r})"

@@ -4,18 +4,23 @@ or `-`), half-move clock, full-move number."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from .diagram_position import SIDE_SHIFT, DiagramPosition
+from .diagram_rules import DiagramRules
+from .encoding import SIDE_SHIFT
 from .fen import FenError
+
+if TYPE_CHECKING:
+    from .diagram_core import DiagramCorePosition
 
 _SQ = re.compile(r"([a-z])([0-9]+)")
 
 
-def _name(pos: DiagramPosition, cell: int) -> str:
+def _name(pos: DiagramCorePosition, cell: int) -> str:
     return chr(97 + cell % pos.files) + str(cell // pos.files + 1)
 
 
-def get_fen(pos: DiagramPosition) -> str:
+def get_fen(pos: DiagramCorePosition) -> str:
     rows = []
     for y in range(pos.ranks - 1, -1, -1):
         row, empty = "", 0
@@ -32,18 +37,26 @@ def get_fen(pos: DiagramPosition) -> str:
     return f"{'/'.join(rows)} {'wb'[pos.side]} {unmoved} {pos.halfmove} {pos.fullmove}"
 
 
-def start_fen(pos: DiagramPosition) -> str:
+def start_fen(rules: DiagramRules) -> str:
     """The rules' array with every recorded unmoved right."""
-    pos.clear()
-    for cell, (side, letter) in pos.rules.array.items():
-        pos.put(cell, pos.code(side, letter))
-    pos.unmoved = frozenset(c for c in pos.rules.array if pos.rule_of(pos.board[c]).recorded_unmoved)
-    pos.side, pos.halfmove, pos.fullmove = 0, 0, 1
-    pos.rehash()
-    return get_fen(pos)
+    rows = []
+    for y in range(rules.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for x in range(rules.files):
+            piece = rules.array.get(y * rules.files + x)
+            if piece is None:
+                empty += 1
+                continue
+            side, letter = piece
+            row += (str(empty) if empty else "") + (letter if side == 0 else letter.lower())
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    recorded = sorted(c for c, (_, letter) in rules.array.items() if rules.by_letter[letter].recorded_unmoved)
+    unmoved = "".join(chr(97 + c % rules.files) + str(c // rules.files + 1) for c in recorded) or "-"
+    return f"{'/'.join(rows)} w {unmoved} 0 1"
 
 
-def set_fen(pos: DiagramPosition, fen: str) -> None:
+def set_fen(pos: DiagramCorePosition, fen: str) -> None:
     """Load `fen` (FenError, a ValueError, names what is wrong)."""
     parts = fen.split()
     if len(parts) != 5:

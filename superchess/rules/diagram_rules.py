@@ -99,8 +99,7 @@ class DiagramRules:
     def start_fen(self) -> str:
         """The position text of the array (the FEN module builds on this one, hence the late import)."""
         from .diagram_fen import start_fen
-        from .diagram_position import DiagramPosition
-        return start_fen(DiagramPosition(self))
+        return start_fen(self)
 
 
 def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letters: dict[str, str] | None = None,

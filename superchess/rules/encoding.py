@@ -1,7 +1,8 @@
 """Integer encodings used on the hot path.
 
 Piece code: side << 6 | type index (type index 1..63; 0 is an empty cell). Player 1 = side 0.
-Move: from cell | to cell << 10 | flags; promotion type index (or castling entry) << 24.
+Move: from cell | to cell << 10 | flags; promotion type index (or castling entry) << 24; with MULTI,
+a record index << 31.
 """
 CELL_BITS = 10
 CELL_MASK = (1 << CELL_BITS) - 1
@@ -13,7 +14,11 @@ CASTLE = 1 << 22    # castling; the castling entry index is in the PROMO field
 DESTROY = 1 << 23   # capture in which the mover is removed too (Fortress rule)
 PROMO_SHIFT = 24
 PROMO_MASK = 63
-SPECIAL = DOUBLE | EP | CASTLE | DESTROY | (PROMO_MASK << PROMO_SHIFT)
+# a move applied through its interned record (diagram variants: captures off the destination,
+# swaps, passes, succession); the record's index is in the bits from RECORD_SHIFT up
+MULTI = 1 << 30
+RECORD_SHIFT = 31
+SPECIAL = DOUBLE | EP | CASTLE | DESTROY | MULTI | (PROMO_MASK << PROMO_SHIFT)
 
 SIDE_SHIFT = 6
 SIDE_BIT = 1 << SIDE_SHIFT

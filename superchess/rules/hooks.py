@@ -83,6 +83,12 @@ def enclosure_captures(pos: "Position", arrivals: tuple, side: int) -> list[int]
     return list(dict.fromkeys(out))
 
 
+def never_insufficient(pos: "Position", side: int) -> bool:
+    """Variants without an insufficient-material draw (Vanguard 4.6)."""
+    return False
+
+
 CAPTURE_CONSEQUENCES: dict[str, CaptureConsequence] = {"fortress": fortress_garrison}
-INSUFFICIENT_MATERIAL: dict[str, InsufficientMaterial] = {"fide": fide_insufficient, "lone_minor": lone_minor}
+INSUFFICIENT_MATERIAL: dict[str, InsufficientMaterial] = {"fide": fide_insufficient, "lone_minor": lone_minor,
+                                                         "never": never_insufficient}
 ARRIVAL_CAPTURES: dict[str, ArrivalCaptures] = {"enclosure": enclosure_captures}

@@ -63,8 +63,11 @@ class Tables:
         for side in (0, 1):
             for ti, pt in enumerate(types, 1):
                 code = code_of(side, ti)
-                self.gen[code], attack_entries = _compile_piece(variant.name, side, ti,
-                                                                rosters[side].get(pt.letter))
+                if variant.piece_compiler is not None:
+                    self.gen[code], attack_entries = variant.piece_compiler(side, ti)
+                else:
+                    self.gen[code], attack_entries = _compile_piece(variant.name, side, ti,
+                                                                    rosters[side].get(pt.letter))
                 for shape, t, key, k in attack_entries:
                     if shape == 2:
                         raw[side][t][2].setdefault(key, {}).setdefault(k, set()).add(code)
@@ -231,6 +234,15 @@ def _tables(variant_name: str, roster_key: tuple) -> Tables:
     return Tables(variant, rosters)
 
 
+_own_tables: dict[int, tuple[Variant, Tables]] = {}
+
+
 def tables_for(variant: Variant, rosters: tuple[Roster, Roster]) -> Tables:
-    """Shared compiled tables for a registered variant and a roster pair."""
+    """Shared compiled tables for a registered variant and a roster pair (a variant with its own
+    piece compiler, e.g. a pasted diagram, keeps one set of tables for its lifetime)."""
+    if variant.piece_compiler is not None:
+        entry = _own_tables.get(id(variant))
+        if entry is None or entry[0] is not variant:
+            entry = _own_tables[id(variant)] = (variant, Tables(variant, rosters))
+        return entry[1]
     return _tables(variant.name, (rosters[0].key(), rosters[1].key()))

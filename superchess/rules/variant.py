@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -39,6 +40,9 @@ class Variant:
     # holdings (Superchess): a captured piece joins its owner's holdings, promotion takes from them
     holdings: bool = False
     setup: dict = field(default_factory=dict)  # data for the variant's set-up generator, if any
+    # variants whose movement is not `PieceType.movement` (diagram variants: XBetza): compiles one
+    # piece type for one side, (side, type index) -> (per-cell groups, attack entries) as tables.py
+    piece_compiler: Callable[[int, int], tuple[list, list]] | None = None
     by_letter: dict[str, PieceType] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +92,10 @@ _cache: dict[str, Variant] = {}
 
 def get_variant(name: str) -> Variant:
     """The registered variant of that name; ValueError naming the known ones otherwise."""
+    if name in DIAGRAM_VARIANT_NAMES:  # Vanguard: the core variant made from its diagram
+        from .diagram_rules import get_diagram_variant
+        from .diagram_tables import diagram_parts
+        return diagram_parts(get_diagram_variant(name))[0]
     if name not in VARIANT_NAMES:
         raise ValueError(f"unknown variant {name!r} (known: {', '.join(VARIANT_NAMES)})")
     if name not in _cache:

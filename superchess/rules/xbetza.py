@@ -61,6 +61,10 @@ Concrete moves (`generate`)
         swap    a friend was captured and unloaded on the origin (dest = the friend's square);
         jump    a friend was captured and unloaded where it stood (Helepolis initial jump).
     Duplicates (several paths to the same result) are one move.
+    The walk itself runs on integer cells (``y * files + x``): `pattern_trie` merges patterns on
+    their common legs, `cell_entries` makes a trie concrete from one origin cell (the core's
+    diagram tables keep these per piece code and cell), `walk_cells` walks it over a board of
+    piece codes; `generate` is these three over an occupancy callback.
 
 What XBetza alone does not say (named hooks, next session)
     * ``i`` (initial): the caller passes ``unmoved``. Pawn/Soldier: "on its side's third rank"
@@ -521,8 +525,43 @@ class Move(NamedTuple):
 
 
 Occupancy = Callable[[Cell], str | None]
-_STATE_REQ = {None: Req.EMPTY, ENEMY_S: Req.ENEMY, FRIEND_S: Req.FRIEND}
-_MISSING = object()
+
+
+@dataclass(frozen=True, eq=False)
+class TrieNode:
+    """Patterns merged on their common leading legs, so a walk tries each shared prefix once
+    (the Helepolis's ``sb(caf)14R`` is 45 patterns but one chain of capture legs per direction).
+
+    leg           the leg this node walks (None at the root).
+    ends          some pattern ends after this leg; ends_initial: one for unmoved pieces only.
+    takes         this leg or a later one can capture an enemy (walks for captures skip the rest).
+    """
+    leg: LegPattern | None
+    ends: bool
+    ends_initial: bool
+    takes: bool
+    children: tuple[TrieNode, ...]
+    end: int = 0          # the leg's `end` and `takes` as plain ints (the walk's hot tests)
+    take: int = 0
+
+
+@lru_cache(maxsize=4096)
+def pattern_trie(pats: tuple[MovePattern, ...]) -> TrieNode:
+    """The patterns as a trie of legs (cached per tuple of patterns)."""
+    root: dict = {}
+    for pat in pats:
+        node = {"children": root}
+        for leg in pat.legs:
+            node = node["children"].setdefault(leg, {"children": {}, "ends": False, "ends_initial": False})
+        node["ends_initial" if pat.initial else "ends"] = True
+
+    def freeze(leg, d) -> TrieNode:
+        children = tuple(freeze(lg, c) for lg, c in d["children"].items())
+        takes = bool(leg.takes & Req.ENEMY) or any(c.takes for c in children)
+        return TrieNode(leg, d["ends"], d["ends_initial"], takes, children, int(leg.end), int(leg.takes))
+
+    children = tuple(freeze(lg, c) for lg, c in root.items())
+    return TrieNode(None, False, False, any(c.takes for c in children), children)
 
 
 def generate(pats: tuple[MovePattern, ...], origin: Cell, occupancy: Occupancy, files: int = 16,
@@ -530,88 +569,155 @@ def generate(pats: tuple[MovePattern, ...], origin: Cell, occupancy: Occupancy, 
     """Concrete moves of a piece on `origin` (its own cell is ignored by `occupancy`).
 
     occupancy(cell) -> None (empty), 'friend' or 'enemy' (relative to the mover)."""
-    result: dict[Move, None] = {}
-    for pat in pats:
-        if pat.initial and not unmoved:
-            continue
-        _walk(pat.legs, 0, origin, origin, {origin: None}, [], [], occupancy, files, ranks, result)
+    o = origin[1] * files + origin[0]
+    entries = cell_entries(pattern_trie(pats), o, files, ranks, {})
+    return [Move((d % files, d // files), tuple((c % files, c // files) for c in caps), kind)
+            for d, caps, kind in walk_cells(entries, o, _Cells(occupancy, files), _OWN, files, unmoved)]
+
+
+_STATE_CODE = {None: 0, FRIEND_S: 1, ENEMY_S: 2}
+_OWN = (False, True, False)
+
+
+class _Cells:
+    """A board for `walk_cells` read through an occupancy callback: 0 empty, 1 friend, 2 enemy."""
+
+    def __init__(self, occupancy: Occupancy, files: int) -> None:
+        self.occupancy, self.files = occupancy, files
+
+    def __getitem__(self, c: int) -> int:
+        cell = (c % self.files, c // self.files)
+        st = self.occupancy(cell)
+        if st not in _STATE_CODE:
+            raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
+        return _STATE_CODE[st]
+
+
+def cell_entries(trie: TrieNode, origin: int, files: int, ranks: int, memo: dict) -> tuple:
+    """The trie's legs made concrete from cell `origin` (cells are ``y * files + x``): per child
+    node ``(steps, end, take, unload, ends, ends_initial, takes)``, each step ``(cell, lame paths
+    or None, the next legs from that cell)``; shared sub-walks are made once per `memo`."""
+    return _entries(trie.children, origin, files, ranks, memo)
+
+
+def _entries(nodes: tuple[TrieNode, ...], start: int, files: int, ranks: int, memo: dict) -> tuple:
+    key = (id(nodes), start)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit[1]
+    out = []
+    for node in nodes:
+        leg = node.leg
+        x, y = start % files, start // files
+        dx, dy = leg.step
+        steps = []
+        for _ in range(min(leg.max_steps, files + ranks)):
+            px, py = x, y
+            x, y = x + dx, y + dy
+            if not (0 <= x < files and 0 <= y < ranks):
+                break
+            lame = None
+            if leg.lame:
+                lame = tuple(tuple((py + b) * files + px + a for a, b in path) for path in leg.lame
+                             if all(0 <= px + a < files and 0 <= py + b < ranks for a, b in path))
+                if not lame:
+                    break
+            cell = y * files + x
+            steps.append((cell, lame, _entries(node.children, cell, files, ranks, memo) if node.children else ()))
+        if steps:
+            out.append((tuple(steps), node.end, node.take, leg.unload, node.ends, node.ends_initial, node.takes))
+    result = tuple(out)
+    memo[key] = (nodes, result)  # the nodes are kept alive with their entries, so ids stay unique
+    return result
+
+
+_EMPTY, _ENEMY, _FRIEND = int(Req.EMPTY), int(Req.ENEMY), int(Req.FRIEND)
+
+
+def walk_cells(entries: tuple, origin: int, board, own, files: int, unmoved: bool = False,
+               captures_only: bool = False) -> list[tuple[int, tuple[int, ...], str]]:
+    """The moves ``(dest, captured cells in path order, kind)`` of a piece on `origin`:
+    `board[cell]` is 0 (empty) or a piece code and `own[code]` says whether it is the mover's
+    (the origin counts as empty). With `captures_only`, branches that can capture nothing are not
+    walked (every capturing move is still found). See `_result` for the kinds."""
+    result: dict[tuple, None] = {}
+    _walk(entries, origin, origin, board, own, {origin: _EMPTY}, [], [], result, files, unmoved, captures_only)
     return list(result)
 
 
-def _walk(legs, i, pos, origin, overlay, captured, unloads, occ, files, ranks, result):
-    if i == len(legs):
-        result.setdefault(_result(pos, origin, captured, unloads), None)
-        return
-    leg = legs[i]
-
-    def state(c):
-        s = overlay.get(c, _MISSING)
-        return occ(c) if s is _MISSING else s
-
-    x, y = pos
-    dx, dy = leg.step
-    for _ in range(leg.max_steps):
-        px, py = x, y
-        x, y = x + dx, y + dy
-        if not (0 <= x < files and 0 <= y < ranks):
-            return
-        if leg.lame and not any(all(_on(px + a, py + b, files, ranks) and state((px + a, py + b)) is None
-                                    for a, b in path) for path in leg.lame):
-            return
-        cell = (x, y)
-        st = state(cell)
-        if st not in _STATE_REQ:
-            raise ValueError(f"occupancy returned {st!r} for {cell}; use None, 'friend' or 'enemy'")
-        here = _STATE_REQ[st]
-        if here & leg.end:
-            undo = []
-            ok = True
-            if st is not None and here & leg.takes:
-                undo.append((cell, overlay.get(cell, _MISSING)))
-                overlay[cell] = None
-                captured.append((cell, st))
-            if leg.unload:
-                if not captured:
-                    ok = False
+def _walk(entries, start, origin, board, own, overlay, captured, unloads, result, files, unmoved, captures_only):
+    get = overlay.get
+    for steps, end, take, unload, ends, ends_initial, takes in entries:
+        if captures_only and not takes and not captured:
+            continue
+        for cell, lame, children in steps:
+            if lame is not None:
+                for path in lame:
+                    for c in path:
+                        st = get(c)
+                        if st is None:
+                            st = _EMPTY if not board[c] else (_FRIEND if own[board[c]] else _ENEMY)
+                        if st != _EMPTY:
+                            break
+                    else:
+                        break  # this path is open
                 else:
-                    ccell, owner = captured[-1]
-                    undo.append((pos, overlay.get(pos, _MISSING)))
-                    overlay[pos] = owner
-                    unloads.append((ccell, pos))
-            if ok:
-                _walk(legs, i + 1, cell, origin, overlay, captured, unloads, occ, files, ranks, result)
-            if leg.unload and ok:
-                unloads.pop()
-            for c, old in reversed(undo):
-                if old is _MISSING:
-                    del overlay[c]
-                else:
-                    overlay[c] = old
-            if st is not None and here & leg.takes:
-                captured.pop()
-        if st is not None:
-            return
+                    break  # every path is blocked: the leg stops
+            here = get(cell)
+            if here is None:
+                v = board[cell]
+                here = _EMPTY if not v else (_FRIEND if own[v] else _ENEMY)
+            if here & end:
+                taken = here != _EMPTY and here & take
+                undo = []
+                ok = True
+                if taken:
+                    undo.append((cell, get(cell)))
+                    overlay[cell] = _EMPTY
+                    captured.append((cell, here))
+                if unload:
+                    if not captured:
+                        ok = False
+                    else:
+                        ccell, owner = captured[-1]
+                        undo.append((start, get(start)))
+                        overlay[start] = owner
+                        unloads.append((ccell, start))
+                if ok:
+                    if ends or (unmoved and ends_initial):
+                        result.setdefault(_result(cell, origin, captured, unloads, files), None)
+                    if children:
+                        _walk(children, cell, origin, board, own, overlay, captured, unloads, result, files,
+                              unmoved, captures_only)
+                if unload and ok:
+                    unloads.pop()
+                for c, old in reversed(undo):
+                    if old is None:
+                        del overlay[c]
+                    else:
+                        overlay[c] = old
+                if taken:
+                    captured.pop()
+            if here != _EMPTY:
+                break
 
 
-def _on(x, y, files, ranks):
-    return 0 <= x < files and 0 <= y < ranks
-
-
-def _result(dest, origin, captured, unloads) -> Move:
+def _result(dest: int, origin: int, captured, unloads, files: int) -> tuple[int, tuple[int, ...], str]:
     unloaded = {c for c, _ in unloads}
     caps = tuple(c for c, _ in captured if c not in unloaded) if unloads else tuple(c for c, _ in captured)
     if any(to == origin for _, to in unloads) and dest != origin:
-        return Move(dest, caps, "swap")
+        return dest, caps, "swap"
     if any(frm == to for frm, to in unloads):
-        return Move(dest, caps, "jump")
+        return dest, caps, "jump"
     if dest == origin:
         if not caps:
-            return Move(dest, caps, "pass")
-        adjacent = all(max(abs(c[0] - origin[0]), abs(c[1] - origin[1])) == 1 for c in caps)
-        return Move(dest, caps, "igui" if adjacent else "rifle")
+            return dest, caps, "pass"
+        ox, oy = origin % files, origin // files
+        adjacent = all(max(abs(c % files - ox), abs(c // files - oy)) == 1 for c in caps)
+        return dest, caps, "igui" if adjacent else "rifle"
     if any(c != dest for c in caps):
-        return Move(dest, caps, "locust")
-    return Move(dest, caps, "normal")
+        return dest, caps, "locust"
+    return dest, caps, "normal"
 
 
 def moves(xbetza: str, side: int, origin: Cell, occupancy: Occupancy, files: int = 16, ranks: int = 16,

@@ -1,6 +1,9 @@
-"""The game state of a diagram variant (Vanguard): pieces, side to move, recorded unmoved rights,
-clocks; pseudo-legal moves from the compiled XBetza patterns; make/unmake as cell-change lists with
-an incremental Zobrist hash; attack (Vanguard 4.2, R18) and the two-royal legality of 4.3/4.4.
+"""Test-only oracle: the stand-alone implementation of diagram variants (Vanguard) that ran beside
+the core before `DiagramCorePosition` (tests/rules/test_vanguard_core.py compares the two).
+
+Its own game state: pieces, side to move, recorded unmoved rights, clocks; pseudo-legal moves from
+the compiled XBetza patterns, walked cell by cell; make/unmake as cell-change lists with an
+incremental Zobrist hash; attack (Vanguard 4.2, R18) and the two-royal legality of 4.3/4.4.
 
 A move is a tuple ``(origin, dest, captured, kind)`` of cell integers (``y * files + x``), the
 captured cells in path order (the destination included when it is captured) and the XBetza kind
@@ -10,34 +13,13 @@ from __future__ import annotations
 
 import random
 
-from .diagram_rules import DiagramRules, PieceRule
-from .xbetza import ENEMY_S, FRIEND_S, INF, MovePattern, Req, generate
+from superchess.rules.diagram_rules import DiagramRules, PieceRule
+from superchess.rules.diagram_tables import capture_offsets, is_plain
+from superchess.rules.xbetza import ENEMY_S, FRIEND_S, Req, generate
 
 SIDE_SHIFT = 6
 TYPE_MASK = 63
 DMove = tuple[int, int, tuple[int, ...], str]
-
-
-def capture_offsets(rules: DiagramRules, letter: str, side: int) -> frozenset[tuple[int, int]]:
-    """Every offset (from the origin) at which the piece could capture on some board of the
-    variant's size: walks the legs' reachable positions, whatever the occupancy."""
-    span = max(rules.files, rules.ranks)
-    out: set[tuple[int, int]] = set()
-    for pat in rules.by_letter[letter].pats[side]:
-        frontier = {(0, 0)}
-        for leg in pat.legs:
-            nxt = set()
-            steps = min(leg.max_steps, span) if leg.max_steps != INF else span
-            for x, y in frontier:
-                for k in range(1, steps + 1):
-                    p = (x + k * leg.step[0], y + k * leg.step[1])
-                    if abs(p[0]) >= span or abs(p[1]) >= span:
-                        break
-                    nxt.add(p)
-                    if leg.takes & Req.ENEMY and leg.end & Req.ENEMY:
-                        out.add(p)
-            frontier = nxt
-    return frozenset(out)
 
 
 _STATIC: dict[int, tuple] = {}
@@ -52,19 +34,10 @@ def _static(rules: DiagramRules) -> tuple:
         rng = random.Random(20231107)
         z = [[rng.getrandbits(64) for _ in range(128)] for _ in range(n)]
         z_unmoved = [rng.getrandbits(64) for _ in range(n)]
-        offsets = {(i + 1, s): capture_offsets(rules, p.letter, s) for i, p in enumerate(rules.pieces) for s in (0, 1)}
+        span = max(rules.files, rules.ranks)
+        offsets = {(i + 1, s): capture_offsets(p.pats[s], span) for i, p in enumerate(rules.pieces) for s in (0, 1)}
         entry = _STATIC[id(rules)] = (rules, z, z_unmoved, rng.getrandbits(64), offsets, {}, {})
     return entry[1:]
-
-
-def is_plain(pat: MovePattern) -> bool:
-    """One unblockable-or-sliding leg that moves to empty cells and/or captures enemies: compiled to
-    rays of cells; everything else (multi-leg, lame, unload, friend captures) is walked."""
-    if len(pat.legs) != 1:
-        return False
-    leg = pat.legs[0]
-    return not leg.lame and not leg.unload and not leg.end & Req.FRIEND and \
-        (not leg.end & Req.ENEMY or leg.takes & Req.ENEMY)
 
 
 def compile_cell(rules: DiagramRules, type_index: int, side: int, cell: int) -> tuple[tuple, tuple]:
