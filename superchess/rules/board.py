@@ -181,10 +181,23 @@ class Board:
         """The legal moves, sorted by their text."""
         return list(self._legal_list())
 
-    def generate_legal_moves(self) -> list[Move]:
-        """The legal moves in the generator's order (cheaper than `legal_moves`, which sorts)."""
-        cache = self._moves
-        return [cache.get(m) or self._move(m) for m in self._legal_codes()]
+    def legal_destinations(self) -> dict[str, list[str]]:
+        """The legal moves grouped by origin square, each written as its text after the origin (the
+        destination and any promotion letter): {"h2": ["h3", "h4"], "c15": ["c16q", ...]}, what a
+        board UI highlights. Cheaper than `legal_moves`: no Move objects, no sorting."""
+        tails, names = self._pos.tables.tail_cache, self.geometry.names
+        by_origin: dict[int, list[str]] = {}
+        current, group = -1, []
+        for m in self._legal_codes():  # the generator yields each piece's moves together
+            origin = m & CELL_MASK
+            if origin != current:
+                current = origin
+                group = by_origin.setdefault(origin, [])
+            tail = tails.get(m)
+            if tail is None:
+                tail = tails[m] = self._move(m).text[len(names[origin]):]
+            group.append(tail)
+        return {names[c]: g for c, g in by_origin.items()}
 
     def _legal_codes(self) -> list[int]:
         # generated once per position: a game server asks for the end of the game, the highlights
@@ -205,7 +218,8 @@ class Board:
     def _public_moves(self, codes: list[int]) -> list[Move]:
         """The public moves of legal move codes, sorted by text (diagram boards merge codes that
         share a text)."""
-        return sorted(self.generate_legal_moves(), key=_TEXT)
+        cache = self._moves
+        return sorted((cache.get(m) or self._move(m) for m in codes), key=_TEXT)
 
     def parse_move(self, text: str) -> Move:
         """The legal move written `text` (e.g. `h2h4`, `i1k1`, `c15c16q`), or IllegalMoveError."""

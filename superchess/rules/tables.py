@@ -43,6 +43,7 @@ class Tables:
         self.king_code = [0, 0]
         self.holdable = [False] * MAX_CODE  # a captured piece of this code joins its owner's holdings
         self.move_cache: dict = {}  # move integer -> public Move, filled by boards using these tables
+        self.tail_cache: dict[int, str] = {}  # move integer -> its text after the origin square
         self.symbol = [""] * MAX_CODE  # FEN letter: upper case for Player 1, lower case for Player 2
         for side in (0, 1):
             for ti, pt in enumerate(types, 1):

@@ -45,14 +45,6 @@ def reason_text(game: Game, winner: int | None) -> str:
             Termination.AGREEMENT: "Draw by agreement", Termination.ABORTED: "Game aborted"}[t]
 
 
-def _move_json(mv, names: list[str]) -> str:
-    """One legal move as JSON in the compact form: its text after the origin square, i.e. the
-    destination and any promotion letter ("h4", "h16q"). Kept by its text."""
-    text = _MOVE_JSON[mv.text] = '"' + mv.text[len(names[mv.from_cell]):] + '"'
-    return text
-
-
-_MOVE_JSON: dict[str, str] = {}
 _compact = json.JSONEncoder(separators=(",", ":")).encode  # what the server sends: no spaces
 
 
@@ -436,20 +428,15 @@ class LiveGame:
         passes: {"to": "d4", "move": "b2d4xc3", "promotion": null, "captures": ["c3"], "via": ["c3"]};
         ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
+        if not variants.lists_captures(board.variant):
+            return _compact(board.legal_destinations())
         names = board.geometry.names
         by_origin: dict[str, list[str]] = {}
-        multi = variants.lists_captures(board.variant)
-        known = _MOVE_JSON
-        for mv in board.legal_moves if multi else board.generate_legal_moves():
+        for mv in board.legal_moves:
             if mv.from_cell < 0:  # `end`
                 continue
-            frag = _capturing_move_json(board, mv) if multi else known.get(mv.text) or _move_json(mv, names)
             origin = names[mv.from_cell]  # by name: a variant may give one square several cell numbers
-            group = by_origin.get(origin)
-            if group is None:
-                by_origin[origin] = [frag]
-            else:
-                group.append(frag)
+            by_origin.setdefault(origin, []).append(_capturing_move_json(board, mv))
         return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
 
     def _claimable(self) -> bool:
