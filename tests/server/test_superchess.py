@@ -46,7 +46,7 @@ def test_captures_feed_the_owners_holdings_and_promotion_offers_only_held_pieces
 
 # -- the prelude (rules 2.3) -------------------------------------------------------------------------
 def test_a_prelude_game_sets_up_by_the_players_choices_then_plays(server):
-    from .util import act, recv_error, sync
+    from .util import act, recv_error
     m = new_match(server, variant="superchess", mode="prelude")
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
         s = recv_state(w1)["state"]
