@@ -319,7 +319,8 @@ def diagram_parts(rules: DiagramRules) -> tuple[Variant, DiagramTables]:
             en_passant=False, reprogrammable=False, repetition_claim=rules.repetition,
             repetition_auto=rules.repetition, move_rule_claim=rules.move_rule, move_rule_auto=rules.move_rule,
             promotion_choices=list(rules.promotion_choices),
-            promotion_default=rules.promotion_choices[0] if rules.promotion_choices else "", castling=[], capture_consequence=None,
+            promotion_default=rules.promotion_choices[0] if rules.promotion_choices else "", castling=[],
+            capture_consequence=None,
             insufficient_material=hooks.INSUFFICIENT_MATERIAL["never"], piece_compiler=dt.compile_piece)
         entry = _parts[id(rules)] = (rules, variant, dt)
         _by_variant[id(variant)] = (variant, dt)
