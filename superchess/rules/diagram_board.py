@@ -3,8 +3,9 @@
 core variants is said here: the move text (Vanguard 1.1, R21: origin + destination + ``x<square>``
 for every captured square other than the destination, in path order: ``b2d4xc3``, ``e5e5xd7``,
 ``b2b2``; a promotion by choice of a pasted diagram's promoChoice ends with the type's letter in
-lower case, as core variants write it: ``a7a8q``, ``b7a8q``), the position text (`diagram_fen`), captures off the destination, and the end of the
-game with two royals (4.3, 4.4, R15) and automatic draws (4.6, R20).
+lower case, as core variants write it: ``a7a8q``, ``b7a8q``), the position text (`diagram_fen`),
+captures off the destination, and the end of the game with two royals (4.3, 4.4, R15) and automatic
+draws (4.6, R20).
 """
 from __future__ import annotations
 
