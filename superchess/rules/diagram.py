@@ -8,9 +8,10 @@ Tokens are separated by white space.
   * ``key=value``: a setting. ``morph=ID`` belongs to the piece defined just before it (the type
     it promotes to); every other key is global. ``royal=n`` (repeatable) marks the n-th piece
     (1-based, in definition order) royal. ``files``/``ranks`` default to 8. ``promoZone`` (depth
-    of the promotion zone, default 1) and ``promoChoice`` (piece IDs, optionally prefixed by
-    flag characters such as ``*``, kept verbatim in ``promo_flags``) are parsed; the rest is kept
-    in ``settings`` as text.
+    of the promotion zone, default 1), ``promoChoice`` (piece IDs, optionally prefixed by flag
+    characters such as ``*``, kept verbatim in ``promo_flags``) and ``maxPromote`` (how many
+    pieces, counted from the first defined, promote to promoChoice; default 1) are parsed; the
+    rest is kept in ``settings`` as text.
   * ``name:ID:XBetza:image:squares``: a piece. Squares are comma separated; items before the
     first empty item are White's, items after it Black's (``h1,,h16``). Without an empty item
     Black gets White's squares mirrored top to bottom. ``a2-h2`` is a range along a rank or
@@ -54,6 +55,7 @@ class DiagramVariant:
     promo_zone: int = 1
     promo_choice: tuple[str, ...] = ()
     promo_flags: str = ""
+    max_promote: int = 1
     settings: tuple[tuple[str, str], ...] = field(default=())
 
     def piece(self, pid: str) -> DiagramPiece:
@@ -74,6 +76,16 @@ class DiagramVariant:
     @property
     def royals(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.pieces if p.royal)
+
+    @property
+    def choice_promoters(self) -> tuple[str, ...]:
+        """IDs of the pieces that promote to a piece of promoChoice, the player's choice: the first
+        ``maxPromote`` pieces defined (the Interactive Diagram's convention: the pawn is defined
+        first), except royal pieces and pieces with a fixed ``morph=`` type; none without
+        promoChoice."""
+        if not self.promo_choice:
+            return ()
+        return tuple(p.id for p in self.pieces[:self.max_promote] if p.morph is None and not p.royal)
 
 
 def _int(key: str, value: str, lo: int, hi: int) -> int:
@@ -145,6 +157,7 @@ def parse_diagram(line: str) -> DiagramVariant:
     files = _int("files", conf.get("files", "8"), 1, 26)
     ranks = _int("ranks", conf.get("ranks", "8"), 1, 99)
     promo_zone = _int("promoZone", conf.get("promoZone", "1"), 0, ranks)
+    max_promote = _int("maxPromote", conf.get("maxPromote", "1"), 0, 10**6)
     choice_text = conf.get("promoChoice", "")
     m = re.fullmatch(r"([^A-Za-z]*)((?:[A-Z][a-z]*)*)", choice_text)
     if not m:
@@ -199,7 +212,8 @@ def parse_diagram(line: str) -> DiagramVariant:
     for c in promo_choice:
         if c not in ids:
             raise DiagramError(f"promoChoice={choice_text!r}: {c!r} names no defined piece")
-    return DiagramVariant(files, ranks, tuple(pieces), promo_zone, promo_choice, promo_flags, tuple(settings))
+    return DiagramVariant(files, ranks, tuple(pieces), promo_zone, promo_choice, promo_flags, max_promote,
+                          tuple(settings))
 
 
 def diagram_line(text: str) -> str:

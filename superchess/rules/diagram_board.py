@@ -2,8 +2,10 @@
 `Board` over `DiagramCorePosition` (core Position and Tables, integer moves). What differs from the
 core variants is said here: the move text (Vanguard 1.1, R21: origin + destination + ``x<square>``
 for every captured square other than the destination, in path order: ``b2d4xc3``, ``e5e5xd7``,
-``b2b2``), the position text (`diagram_fen`), captures off the destination, and the end of the
-game with two royals (4.3, 4.4, R15) and automatic draws (4.6, R20).
+``b2b2``; a promotion by choice of a pasted diagram's promoChoice ends with the type's letter in
+lower case, as core variants write it: ``a7a8q``, ``b7a8q``), the position text (`diagram_fen`),
+captures off the destination, and the end of the game with two royals (4.3, 4.4, R15) and automatic
+draws (4.6, R20).
 """
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ from .board import Board, IllegalMoveError, _pieces_of
 from .diagram_core import DiagramCorePosition
 from .diagram_fen import get_fen, set_fen
 from .diagram_rules import DiagramRules, get_diagram_variant
-from .encoding import CELL_MASK, TO_SHIFT
+from .encoding import CELL_MASK, PROMO_MASK, PROMO_SHIFT, TO_SHIFT
 from .outcome import Outcome, Termination
 from .program import Roster
 
-_MOVE_RE = re.compile(r"([a-z][0-9]+)([a-z][0-9]+)((?:x[a-z][0-9]+)*)\Z")
+_MOVE_RE = re.compile(r"([a-z][0-9]+)([a-z][0-9]+)((?:x[a-z][0-9]+)*)([a-z]?)\Z")
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class DiagramMove:
     captured: tuple[int, ...]       # every captured cell, in path order (destination included)
     kind: str                       # normal, locust, igui, rifle, pass, swap, jump
     text: str = field(default="", compare=False)
-    promotion: str | None = field(default=None, compare=False)  # the fixed type it becomes
+    promotion: str | None = field(default=None, compare=False)  # the type it becomes (FEN letter)
     code: int = field(default=-1, compare=False, repr=False)    # the core's move integer
 
     @property
@@ -84,6 +86,10 @@ class DiagramBoard(Board):
         name = self.geometry.name
         text = name(o) + name(d) + "".join("x" + name(c) for c in caps if c != d)
         board = pos.board
+        chosen = (m >> PROMO_SHIFT) & PROMO_MASK if pos.dt.choices[board[o]] else 0
+        if chosen:  # the player's choice (promoChoice) is written, a fixed type (4.5) is not
+            letter = pos.rule_of(chosen).letter
+            return DiagramMove(o, d, caps, kind, text + letter.lower(), letter, m)
         landing, arrived = (o, board[d]) if kind == "swap" else (d, board[o])  # the pawn's new cell
         promo = None
         if pos.dt.morph[arrived]:
@@ -99,14 +105,19 @@ class DiagramBoard(Board):
         return sorted(moves.values(), key=lambda mv: mv.text)
 
     def parse_move(self, text: str) -> DiagramMove:
-        """The legal move written `text` (e.g. `e4g5xi6`, `b2b2`), or IllegalMoveError."""
+        """The legal move written `text` (e.g. `e4g5xi6`, `b2b2`, `a7a8q`), or IllegalMoveError."""
         t = text.strip()
         if not _MOVE_RE.match(t):
-            raise IllegalMoveError(f"bad move text {text!r} (expected origin, destination and x<square> "
-                                   f"for each other captured square, e.g. b2d4xc3)")
-        for mv in self._legal_list():
+            raise IllegalMoveError(f"bad move text {text!r} (expected origin, destination, x<square> "
+                                   f"for each other captured square and a promotion letter if chosen, "
+                                   f"e.g. b2d4xc3 or a7a8q)")
+        legal = self._legal_list()
+        for mv in legal:
             if mv.text == t:
                 return mv
+        choices = [mv.text[-1] for mv in legal if mv.text[:-1] == t and mv.text[-1].isalpha()]
+        if choices:
+            raise IllegalMoveError(f"illegal move {t}: it promotes, add the letter of one of {', '.join(choices)}")
         raise IllegalMoveError(f"illegal move {t} in {self.fen()}")
 
     def _push_code(self, m: int) -> None:

@@ -3,7 +3,8 @@ by cell changes and Zobrist hash, plus what the variant's rules add as named swi
 
 * walked XBetza patterns and initial-only rays (`DiagramTables.walks`) beside the core groups;
 * moves applied through interned records (`MULTI`: captures off the destination, igui, rifle,
-  pass, swap), the fixed promotion of pawn types (4.5, R12) and royal succession as the
+  pass, swap), the fixed promotion of pawn types (4.5, R12), the promotion by choice of a
+  pasted diagram's promoChoice (its type in the move's PROMO field) and royal succession as the
   `after_capture` rule (R16, R17: when the last piece of a `lost` type is captured, its heir
   becomes one in place);
 * recorded unmoved rights (R11: Helepolis) in the state and the hash;
@@ -21,6 +22,7 @@ from .diagram_tables import DiagramTables, diagram_parts
 from .encoding import (
     CELL_MASK,
     MULTI,
+    PROMO_MASK,
     PROMO_SHIFT,
     RECORD_SHIFT,
     SIDE_SHIFT,
@@ -118,7 +120,7 @@ class DiagramCorePosition(Position):
             encode = self.dt.encode
             for mv in walk_cells(self.dt.cell_walk(code, sq), sq, board, self.tables.own[side], self.files, unmoved,
                                  captures_only):
-                out.append(encode(sq, code, mv))
+                out.extend(encode(sq, code, mv))
 
     def pseudo_legal(self) -> list[int]:
         """Every move of the side to move by its patterns, whatever it leaves attacked."""
@@ -162,6 +164,8 @@ class DiagramCorePosition(Position):
                 if d != o:
                     after[o] = 0
                     after[d] = piece
+            if m >> PROMO_SHIFT & PROMO_MASK:  # a promotion by choice (promoChoice): the type is in the move
+                after[d] = (piece & ~63) | m >> PROMO_SHIFT & PROMO_MASK
             for c, v in after.items():  # any friendly pawn type that lands in the zone (R12)
                 if v and dt.morph[v] and dt.in_zone[v >> SIDE_SHIFT][c]:
                     after[c] = (v & ~63) | dt.morph[v]
@@ -188,7 +192,7 @@ class DiagramCorePosition(Position):
         if not m & SPECIAL:
             to = (m >> TO_SHIFT) & CELL_MASK
             if self.dt.lost[self.board[to]]:  # a capture that may hand a role on: apply by changes
-                m = self.dt.intern((m & CELL_MASK, to, (to,), "normal"))
+                m = self.dt.intern((m & CELL_MASK, to, (to,), "normal")) | m & PROMO_MASK << PROMO_SHIFT
         touched = ()
         if self.unmoved:
             o, d, caps, kind = self.record(m)

@@ -1,7 +1,8 @@
 """A playable variant from an Interactive Diagram line: board size, pieces (XBetza compiled to move
-patterns once per type and side), start array, promotion (``morph``), royals, succession and named
-pattern hooks. Vanguard is the diagram of its seed plus data/diagram/vanguard.toml; any other
-diagram line with one-letter IDs (or a letter map) loads with `rules_from_diagram`.
+patterns once per type and side), start array, promotion (``morph``: a fixed type; promoChoice: the
+player's choice, `DiagramVariant.choice_promoters`), royals, succession and named pattern hooks.
+Vanguard is the diagram of its seed plus data/diagram/vanguard.toml; any other diagram line with
+one-letter IDs (or a letter map) loads with `rules_from_diagram`.
 
 What a diagram does not say comes from data:
   * ``letters``: FEN letter per piece ID (IDs of one letter default to themselves).
@@ -45,11 +46,12 @@ class PieceRule:
     morph: str | None                # FEN letter of the promoted type; pawn types have one
     start_ranks: tuple[frozenset[int], frozenset[int]]  # ranks (0-based) of the start squares
     initial: bool                    # some pattern needs an unmoved piece (XBetza ``i``)
+    choices: tuple[str, ...] = ()    # FEN letters it may promote to (promoChoice) when it has no morph
 
     @property
     def pawn(self) -> bool:
         """Pawn types promote; their moves reset the move rule (R20)."""
-        return self.morph is not None
+        return self.morph is not None or bool(self.choices)
 
     @property
     def recorded_unmoved(self) -> bool:
@@ -72,12 +74,14 @@ class DiagramRules:
     succession: tuple[tuple[str, str], ...]  # (lost letter, heir letter)
     repetition: int = 3
     move_rule: int = 100
-    # what the server asks of any variant: no holdings, no reprogramming, no generated set-ups, the
-    # promotion type fixed per piece (morph); moves may capture off their destination (R18)
+    # the FEN letters of promoChoice when some piece promotes by choice (the server's picker);
+    # empty when every promotion has a fixed type (morph, Vanguard 4.5)
+    promotion_choices: tuple[str, ...] = ()
+    # what the server asks of any variant: no holdings, no reprogramming, no generated set-ups;
+    # moves may capture off their destination (R18)
     holdings = False
     reprogrammable = False
     setup = None
-    promotion_choices: tuple[str, ...] = ()
     captures_off_destination = True
 
     @cached_property
@@ -126,6 +130,8 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
         if len(royals) > 1 and prince is None:
             raise DiagramError(f"several royal pieces {royals}: say which is the King")
         king = royals[0] if royals else None
+    promoters = d.choice_promoters
+    choices = tuple(letters[c] for c in d.promo_choice) if promoters else ()
     pieces = []
     for p in d.pieces:
         pats = []
@@ -137,7 +143,7 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
         ranks = tuple(frozenset(int(s[1:]) - 1 for s in sq) for sq in (p.white, p.black))
         pieces.append(PieceRule(letters[p.id], p.id, p.name, p.xbetza, (pats[0], pats[1]),
                                 letters[p.morph] if p.morph else None, ranks,
-                                any(x.initial for x in pats[0])))
+                                any(x.initial for x in pats[0]), choices if p.id in promoters else ()))
     array = {}
     for p in d.pieces:
         for side, squares in ((0, p.white), (1, p.black)):
@@ -145,7 +151,7 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
                 array[(int(s[1:]) - 1) * d.files + ord(s[0]) - 97] = (side, letters[p.id])
     return DiagramRules(name, title or name, d.files, d.ranks, tuple(pieces), array, d.promo_zone,
                         letters[king] if king else None, letters[prince] if prince else None,
-                        tuple((letters[a], letters[b]) for a, b in succession), repetition, move_rule)
+                        tuple((letters[a], letters[b]) for a, b in succession), repetition, move_rule, choices)
 
 
 def load_diagram_variant(name: str) -> DiagramRules:

@@ -4,7 +4,8 @@ from `DiagramRules`, and its XBetza patterns compiled per piece code and origin 
 * Single-leg patterns that leap or slide to an empty cell and/or capture an enemy there compile
   into the core's LEAP/RAY groups, lame leaps (``ncD``; ``nN`` as one entry per path) into PAT
   groups, with the move integer pre-encoded (the fixed promotion of a pawn type landing in the
-  zone included, 4.5) and their attack entries (R18).
+  zone included, 4.5; a piece promoting by choice has one entry per promoChoice type there, a ray
+  one copy per type) and their attack entries (R18).
 * Everything else is kept per cell in `DiagramTables.walks`: initial-only rays (R11, the pawn
   types' 2-4 square pushes) and the multi-leg, lame-rider, hopping and unloading patterns
   (and the pattern hooks' results), merged into one `xbetza.pattern_trie` per piece code and walked
@@ -20,6 +21,7 @@ import random
 from . import hooks
 from .diagram_rules import DiagramRules
 from .encoding import (
+    CELL_MASK,
     MAX_CODE,
     MULTI,
     PROMO_SHIFT,
@@ -115,6 +117,7 @@ class DiagramTables:
         self._cell_walks: dict[tuple[int, int], tuple] = {}
         self._walk_memo: list[dict] = [{} for _ in range(MAX_CODE)]  # shared sub-walks per code
         self.morph = [0] * MAX_CODE        # pawn types: the type index they promote to
+        self.choices: list[tuple[int, ...]] = [()] * MAX_CODE  # pieces promoting by choice: the types
         self.pawn_start = [frozenset()] * MAX_CODE  # pawn types: ranks where they are unmoved (R11)
         self.recorded_unmoved = [False] * MAX_CODE  # the unmoved right is kept in the position (R11)
         self.initial = [False] * MAX_CODE  # some pattern needs an unmoved piece
@@ -134,6 +137,8 @@ class DiagramTables:
                 code = code_of(side, ti)
                 if rule.morph:
                     self.morph[code] = rules.type_index(rule.morph)
+                self.choices[code] = tuple(rules.type_index(c) for c in rule.choices)
+                if rule.pawn:
                     self.pawn_start[code] = rule.start_ranks[side]
                 self.recorded_unmoved[code] = rule.recorded_unmoved
                 self.initial[code] = rule.initial
@@ -176,6 +181,19 @@ class DiagramTables:
                 if (c := _cell(x0 + dx, y0 + dy, self.files, self.ranks)) is not None)
         return out
 
+    def promotions(self, code: int) -> tuple[int, ...]:
+        """The type indices `code` may become on landing in its promotion zone: the fixed `morph`
+        (4.5), the promoChoice types, or none."""
+        return (self.morph[code],) if self.morph[code] else self.choices[code]
+
+    def _encodings(self, code: int, base: int) -> tuple[int, ...]:
+        """The move integers of the plain move `base` of `code`: one per promotion type when it
+        lands in the zone (promotion there is mandatory), else `base` alone."""
+        promos = self.promotions(code)
+        if promos and self.in_zone[code >> SIDE_SHIFT][(base >> TO_SHIFT) & CELL_MASK]:
+            return tuple(base | p << PROMO_SHIFT for p in promos)
+        return (base,)
+
     def _far(self, cell: int, side: int) -> bool:
         y = cell // self.files
         zone = self.rules.promo_zone
@@ -188,8 +206,8 @@ class DiagramTables:
         rule = self.rules.pieces[type_index - 1]
         code = code_of(side, type_index)
         files, ranks = self.files, self.ranks
-        promo = self.morph[code] << PROMO_SHIFT
-        zone = self.in_zone[side]
+        encodings = self._encodings
+        copies = max(1, len(self.choices[code]))  # rays into the zone: one copy per promotion type
         table, att, walks = [], [], []
         plain, lame = [], []  # (pattern, leg, mode, captures) classified once for every cell
         seen = set()
@@ -207,23 +225,25 @@ class DiagramTables:
         for s in range(files * ranks):
             origin = (s % files, s // files)
             groups: dict[int, list] = {}
-            targets: list[int] = []
+            targets: list[int] = []  # the move integers: the same twice asks for de-duplication
             initial_rays = []
             for pat, leg, mode, capture in plain:
                 cells = [y * files + x for x, y in leg.cells_from(origin, files, ranks)]
                 if not cells:
                     continue
-                entries = tuple((t, s | t << TO_SHIFT | (promo if zone[t] else 0)) for t in cells)
+                ms = [encodings(code, s | t << TO_SHIFT) for t in cells]
+                rays = tuple(dict.fromkeys(tuple((t, e[min(i, len(e) - 1)]) for t, e in zip(cells, ms))
+                                           for i in range(copies)))
                 if pat.initial:
-                    initial_rays.append((entries, mode != 2, capture))
+                    initial_rays.extend((entries, mode != 2, capture) for entries in rays)
                     continue
-                targets.extend(cells)
+                targets.extend(m for ray in rays for _, m in ray)
                 if leg.max_steps == 1:
-                    groups.setdefault(LEAP_MC + mode, []).append(entries[0])
+                    groups.setdefault(LEAP_MC + mode, []).extend(ray[0] for ray in rays)
                     if capture:
                         att.append((0, cells[0], s, 0))
                 else:
-                    groups.setdefault(RAY_MC + mode, []).append(entries)
+                    groups.setdefault(RAY_MC + mode, []).extend(rays)
                     if capture:
                         att.extend((2, t, leg.step, k) for k, t in enumerate(cells, 1))
             for pat, leg, mode, capture in lame:
@@ -235,9 +255,9 @@ class DiagramTables:
                     between = tuple(_cell(origin[0] + a, origin[1] + b, files, ranks) for a, b in path)
                     if None in between:  # a path off the board is blocked
                         continue
-                    targets.append(t)
-                    groups.setdefault(PAT_MC + mode, []).append((t, s | t << TO_SHIFT | (promo if zone[t] else 0),
-                                                                 between))
+                    ms = encodings(code, s | t << TO_SHIFT)
+                    targets.extend(ms)
+                    groups.setdefault(PAT_MC + mode, []).extend((t, m, between) for m in ms)
                     if capture:
                         att.append((1, t, (s, between), 0))
             post = POST_DEDUPE if len(set(targets)) < len(targets) else 0
@@ -259,13 +279,17 @@ class DiagramTables:
             entries = self._cell_walks[key] = cell_entries(trie, cell, self.files, self.ranks, self._walk_memo[code])
         return entries
 
-    def encode(self, origin: int, code: int, mv: tuple[int, tuple[int, ...], str]) -> int:
-        """The move integer of a walked move ``(dest, captured cells, kind)`` of `code` from `origin`."""
+    def encode(self, origin: int, code: int, mv: tuple[int, tuple[int, ...], str]) -> tuple[int, ...]:
+        """The move integers of a walked move ``(dest, captured cells, kind)`` of `code` from
+        `origin`: one per promoChoice type when a piece promoting by choice lands in its zone (the
+        type in the PROMO field, also of a record: `changes` reads it), else one."""
         dest, caps, kind = mv
         if kind == "normal":  # one displacement, at most the destination captured
-            return origin | dest << TO_SHIFT | (self.morph[code] << PROMO_SHIFT
-                                                if self.in_zone[code >> SIDE_SHIFT][dest] else 0)
-        return self.intern((origin, dest, caps, kind))
+            return self._encodings(code, origin | dest << TO_SHIFT)
+        m = self.intern((origin, dest, caps, kind))
+        if self.choices[code] and dest != origin and self.in_zone[code >> SIDE_SHIFT][dest]:
+            return tuple(m | p << PROMO_SHIFT for p in self.choices[code])
+        return (m,)
 
     def intern(self, rec: Record) -> int:
         """The move integer applied through `rec` (its promotion and succession follow from it)."""
@@ -294,7 +318,9 @@ def diagram_parts(rules: DiagramRules) -> tuple[Variant, DiagramTables]:
             name=rules.name, title=rules.title, geometry=rules.geometry, pieces=pieces, start_fen=rules.start_fen,
             en_passant=False, reprogrammable=False, repetition_claim=rules.repetition,
             repetition_auto=rules.repetition, move_rule_claim=rules.move_rule, move_rule_auto=rules.move_rule,
-            promotion_choices=[], promotion_default="", castling=[], capture_consequence=None,
+            promotion_choices=list(rules.promotion_choices),
+            promotion_default=rules.promotion_choices[0] if rules.promotion_choices else "", castling=[],
+            capture_consequence=None,
             insufficient_material=hooks.INSUFFICIENT_MATERIAL["never"], piece_compiler=dt.compile_piece)
         entry = _parts[id(rules)] = (rules, variant, dt)
         _by_variant[id(variant)] = (variant, dt)
