@@ -176,3 +176,18 @@ def test_the_server_plays_a_planned_turn_and_the_level_decides():
         b.push_text(text)
         played.append(text)
     assert len(played) == 4
+
+
+def test_uci_level_option_sets_the_tiling_search(uci):  # noqa: F811
+    """UCI `Level` chooses the level's Tiling Rider search: level 3 (no look-ahead) takes the Ferz on
+    e6 and loses the Guard; level 8 does not (tiling 3.1)."""
+    uci.send("setoption name UCI_Variant value tilingrider")
+    fen = T.text(position(HANGING, allowance="1"))
+    answers = {}
+    for level in (3, 8):
+        uci.send(f"setoption name Level value {level}")
+        uci.send(f"position fen {fen}")
+        uci.send("go movetime 3000")
+        answers[level] = uci.until("bestmove")[-1].split()[1]
+    assert answers[3] == "e5e6" and answers[8] != "e5e6"
+    assert uci.close() == 0
