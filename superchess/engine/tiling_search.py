@@ -44,7 +44,7 @@ ADVANCE_RANKS = 10
 CENTRE_CP = 2          # per file nearer the centre
 MATE = 100_000
 DRAW = 0
-MATE_BUDGET = 3_000    # states spent proving that a side in check has no legal turn (past it: not mate)
+MATE_BUDGET = 500      # states spent proving that a side in check has no legal turn (past it: not mate)
 DEFAULT_MOVETIME_MS = 1000
 DEFAULT_LEVEL = 8
 
@@ -207,6 +207,8 @@ class TurnSearcher:
                 return None
             best = None
             for reply_score, reply in replies + checks:
+                if self.out_of_time():
+                    return None
                 value = self.turn_end(reply, reply_score, False)
                 best = value if best is None or value > best else best
                 if best == MATE:
@@ -223,7 +225,8 @@ class TurnSearcher:
         noise; once time is up, no further one."""
         lv = self.level
         found, checks = self.candidates(lv.width)
-        scored = [(MATE, line) for score, line in found[lv.candidates:] + checks if self.turn_end(line, score, False) == MATE]
+        scored = [(MATE, line) for score, line in found[lv.candidates:] + checks
+                  if not self.out_of_time() and self.turn_end(line, score, False) == MATE]
         for score, line in found[:lv.candidates]:
             if scored and self.out_of_time():
                 break
