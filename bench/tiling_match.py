@@ -55,7 +55,11 @@ def play_game(args: argparse.Namespace, a_white: bool, start: list[str], times: 
             break
         side, level = b.turn, levels[b.turn]
         t0 = time.monotonic()
-        text = choose_move("tilingrider", None, [m.text for m in b.move_stack], None, level, clock[side], args.inc_ms)
+        try:
+            text = choose_move("tilingrider", None, [m.text for m in b.move_stack], None, level, clock[side], args.inc_ms)
+        except ValueError:  # stuck mid-turn: the computer cannot take moves back (R12)
+            winner, why = 1 - side, "stuck mid-turn"
+            break
         spent = time.monotonic() - t0
         times[level][0].append(spent)
         turn_time += spent

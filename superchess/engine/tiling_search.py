@@ -45,6 +45,7 @@ CENTRE_CP = 2          # per file nearer the centre
 MATE = 100_000
 DRAW = 0
 MATE_BUDGET = 500      # states spent proving that a side in check has no legal turn (past it: not mate)
+COMPLETION_BUDGET = 20_000  # states spent finding any legal completion when the beam found none
 DEFAULT_MOVETIME_MS = 1000
 DEFAULT_LEVEL = 8
 
@@ -218,6 +219,32 @@ class TurnSearcher:
             for _ in range(len(line) + 1):
                 pos.unmake()
 
+    def completion(self, budget: int) -> tuple[int, ...] | None:
+        """A line that completes the turn legally, depth first in the rules' order (in check: King
+        moves and captures first), within `budget` states; None when none was found."""
+        pos, failed = self.pos, set()
+
+        def search() -> tuple[int, ...] | None:
+            if pos.made and _may_end(pos):
+                return ()
+            key = pos.key()
+            if key in failed:
+                return None
+            for m in _MODEL.moves(pos):
+                self.nodes += 1
+                if self.nodes > budget:
+                    return None
+                pos.make(m)
+                rest = search()
+                pos.unmake()
+                if rest is not None:
+                    return (m,) + rest
+            failed.add(key)
+            return None
+
+        budget += self.nodes
+        return search()
+
     def best(self) -> tuple[int, tuple[int, ...]] | None:
         """(score, line) of the best turn found from the current state; None when the beam found none.
         Every turn found that checkmates wins (4.3); the level's first `candidates` turns by evaluation
@@ -247,7 +274,11 @@ def best_turn(board: TilingBoard, level: int = DEFAULT_LEVEL, movetime_ms: float
     pos = board.position
     searcher = TurnSearcher(pos, tiling_levels()[level], deadline, stop, seed)
     best = searcher.best()
-    if best is None:  # no completion in the beam (in check, or out of time): the best legal move now
+    if best is None:  # no completion in the beam (in check, or out of time): any completion found
+        line = searcher.completion(COMPLETION_BUDGET)
+        if line is not None:
+            return TurnResult([pos.move_text(m) for m in line], _replay(pos, line, evaluate, pos, pos.side), searcher.nodes)
+    if best is None:  # none: the best legal move now (R12: its completion is undecided)
         moves = {pos.move_text(m): m for m in pos.legal()}  # `end` is not legal here: best is None
         scored = [(_replay(pos, (moves[mv.text],), lambda: evaluate(pos, pos.side)), mv.text) for mv in board.legal_moves]
         return TurnResult([max(scored)[1]] if scored else [], max(scored)[0] if scored else 0, searcher.nodes)
@@ -297,6 +328,8 @@ def choose_tiling_move(start_fen: str | None, moves: list[str], level: int,
     movetime = DEFAULT_MOVETIME_MS if movetime is None else movetime
     share = 1 if board.moves_in_turn == 0 else max(1, board.moves_left)
     line = best_turn(board, level, movetime / share, seed=len(moves)).moves
+    if not line:  # an earlier move of the turn was offered undecided and leads nowhere (R12)
+        raise ValueError(f"no move completes the turn from {board.fen()}")
     if len(_PLANS) > _PLANS_KEPT:
         _PLANS.clear()
     for i in range(len(line) - 1):  # the plan as seen after each of its moves but the last
