@@ -21,10 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from superchess.engine.play import choose_move  # noqa: E402
-from superchess.engine.tiling_search import evaluate  # noqa: E402
-from superchess.rules import Board  # noqa: E402
-from superchess.rules.turns import END_TURN  # noqa: E402
+from superchess.engine.play import choose_move
+from superchess.engine.tiling_search import evaluate
+from superchess.rules import Board
+from superchess.rules.turns import END_TURN
 
 
 def opening(turns: int, seed: int) -> list[str]:

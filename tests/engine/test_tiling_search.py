@@ -11,7 +11,13 @@ from importlib import resources
 import pytest
 
 from superchess.engine.play import choose_move
-from superchess.engine.tiling_search import MATE, TurnSearcher, best_turn, board_after, tiling_levels
+from superchess.engine.tiling_search import (
+    MATE,
+    TurnSearcher,
+    best_turn,
+    board_after,
+    tiling_levels,
+)
 from superchess.rules import Board, Piece
 from superchess.rules.turns import END_TURN
 from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
