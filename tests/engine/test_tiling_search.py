@@ -197,3 +197,13 @@ def test_uci_level_option_sets_the_tiling_search(uci):  # noqa: F811
         answers[level] = uci.until("bestmove")[-1].split()[1]
     assert answers[3] == "e5e6" and answers[8] != "e5e6"
     assert uci.close() == 0
+
+
+def test_in_check_a_completion_is_found_beyond_the_beam():
+    """tiling T9, 4.2: in check from the Knight on k4 with one move, two captures look best to level
+    1's beam (2 lines) but leave the King in check; the search still finds the only legal turn."""
+    b = board({"k4": "n", "c5": "W", "c6": "f", "o5": "G", "o6": "n"}, allowance="1")
+    searcher = TurnSearcher(b.position, tiling_levels()[1], None)
+    assert searcher.best() is None
+    assert [b.position.move_text(m) for m in searcher.completion(1_000)] == ["i1g1"]
+    assert best_turn(b, 1, movetime_ms=None).moves == ["i1g1"]
