@@ -181,7 +181,7 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     t0 = time.monotonic()
     lv = get_level(level)
     if variant == "tilingrider":  # a beam over the rest of the turn, the level's clock share per move
-        return choose_tiling_move(start_fen, moves,
+        return choose_tiling_move(start_fen, moves, level,
                                   lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
     if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
         return choose_intergrid_move(start_fen, moves, level,

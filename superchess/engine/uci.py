@@ -185,7 +185,7 @@ class UciEngine:
             self.stop_event, self.infinite = threading.Event(), infinite
             think = think_tiling if self.variant == "tilingrider" else think_turns
             self.thread = threading.Thread(target=think, daemon=True, args=(
-                self.board.copy(), opts, infinite, self.stop_event, self.send))
+                self.board.copy(), opts | {"level": self.level}, infinite, self.stop_event, self.send))
             self.thread.start()
             return
         board = self.board.copy()

@@ -1,11 +1,23 @@
 """The Tiling Rider turn search (engine/tiling_search.py): a turn searched as a sequence of moves (beam
-search), and `UCI_Variant tilingrider` answering the next move of its turn."""
+search), judged at its end (repetition, mate, the opponent's reply), the levels from levels.toml, and
+`UCI_Variant tilingrider` answering the next move of its turn."""
 from __future__ import annotations
 
 import random
+import tomllib
+from dataclasses import asdict, replace
+from importlib import resources
+
+import pytest
 
 from superchess.engine.play import choose_move
-from superchess.engine.tiling_search import best_turn, board_after
+from superchess.engine.tiling_search import (
+    MATE,
+    TurnSearcher,
+    best_turn,
+    board_after,
+    tiling_levels,
+)
 from superchess.rules import Board, Piece
 from superchess.rules.turns import END_TURN
 from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
@@ -68,3 +80,130 @@ def test_the_server_replay_reaches_the_same_position_as_the_board_and_the_comput
     assert text in {m.text for m in mid.legal_moves}
     mid.push_text(text)
     assert board_after(b.fen(), [text]).fen() == mid.fen()
+
+
+# ---------------------------------------------------------------- judging turn ends, look-ahead, levels
+
+def shuffled(pieces: dict[str, str], history: list[str], **kw) -> Board:
+    """The board after `history` (one-move turns, each `move end` or a last allowed move) from the
+    position of `pieces`, so its earlier turn starts are known (4.3 repetition)."""
+    b = board(pieces, **kw)
+    for text in history:
+        b.push_text(text)
+        if b.moves_in_turn:
+            b.push_text(END_TURN)
+    return b
+
+
+def turn_end_repeats(b: Board, moves: list[str]) -> bool:
+    """Does ending the turn after `moves` reach a turn start seen before (4.3)?"""
+    b = b.copy()
+    for text in moves:
+        b.push_text(text)
+    if b.moves_in_turn:
+        b.push_text(END_TURN)
+    return b.repetition_count() > 1
+
+
+SHUFFLE = ["c5d6", "p12p11", "d6c5", "p11p12"]  # White's and Black's Wazirs out and back: the start again
+
+
+def test_a_repeating_turn_is_not_preferred_when_another_is_as_good():
+    """tiling 4.3, R15, R5: after the Wazirs went out and back, White's best-looking turn c5d6 (the
+    elongated step, forward and central) would repeat the position after White's first turn; the
+    engine plays another turn, though without that history it plays exactly c5d6."""
+    pieces = {"c5": "W", "p12": "w"}
+    fresh = board(pieces, allowance="2")
+    assert best_turn(fresh, movetime_ms=None).moves == ["c5d6"]
+    b = shuffled(pieces, SHUFFLE, allowance="2")
+    assert b.fen().split()[:3] == fresh.fen().split()[:3] and b.repetition_count() == 2
+    result = best_turn(b, movetime_ms=None)
+    assert not turn_end_repeats(b, result.moves)
+
+
+def test_a_side_behind_repeats_for_the_draw():
+    """tiling 4.3: a repetition scores as a draw from the mover's side, so a White a Knight and
+    Guard down repeats (c5d6 back to the position after its first turn) rather than play on."""
+    pieces = {"c5": "W", "p12": "w", "n14": "n", "g14": "g"}
+    b = shuffled(pieces, SHUFFLE, allowance="2")
+    result = best_turn(b, movetime_ms=None)
+    assert turn_end_repeats(b, result.moves) and result.score == 0
+
+
+MATING = {"q11": "W", "r11": "W", "q12": "W", "r12": "W",   # a Rook aggregate: @q11q15 checks along ranks 15-16
+          "o13": "W", "p13": "W", "o14": "W", "p14": "W",   # a Rook aggregate holding ranks 13-14 (the King's escape)
+          "g4": "W", "g5": "n"}                             # bait: a Knight for the taking
+
+
+@pytest.mark.parametrize("level", [1, 8])
+def test_a_mate_in_one_turn_is_found_at_every_level(level):
+    """tiling 4.3, 4.2, 3.2: the Black King on a15-b16 with nothing to parry; one move (allowance 1)
+    can take a Knight or mate by the Rook aggregate's ride to q15-r16. Every level mates."""
+    b = board(MATING, allowance="1", kings=("i1", "a15"))
+    result = best_turn(b, level, movetime_ms=None)
+    assert result.moves == ["@q11q15"] and result.score == MATE
+    b.push_text("@q11q15")
+    assert b.is_checkmate()
+
+
+HANGING = {"e5": "G", "e6": "f", "e7": "w"}  # Guard takes Ferz on e6, and the Wazir on e7 takes it back
+
+
+def test_look_ahead_avoids_a_capture_that_loses_the_piece():
+    """tiling 3.1, 4.1: GxF on e6 wins a Ferz now (and the evaluation alone plays it) but the Wazir
+    on e7 takes the Guard back in Black's turn; the look-ahead (level 8) plays another move."""
+    b = board(HANGING, allowance="1")
+    greedy = TurnSearcher(b.position, replace(tiling_levels()[8], reply_width=0), None).best()
+    assert greedy is not None and [b.position.move_text(m) for m in greedy[1]] == ["e5e6"]
+    assert best_turn(b, 8, movetime_ms=None).moves != ["e5e6"]
+
+
+def test_levels_are_read_from_the_levels_data_and_differ():
+    """levels.toml: each level's `tiling` table is its Tiling Rider search; no two levels alike, the
+    width never narrower up the levels, look-ahead at the top and not at the bottom."""
+    data = tomllib.loads(resources.files("superchess.engine").joinpath("levels.toml").read_text())
+    levels = tiling_levels()
+    assert {n: asdict(lv) for n, lv in levels.items()} == {int(n): d["tiling"] for n, d in data.items()}
+    assert len({lv for lv in levels.values()}) == len(levels) == 8
+    assert [lv.width for lv in levels.values()] == sorted(lv.width for lv in levels.values())
+    assert levels[1].reply_width == 0 < levels[8].reply_width and levels[1].noise_cp > levels[8].noise_cp
+
+
+def test_the_server_plays_a_planned_turn_and_the_level_decides():
+    """choose_move at level 8 follows one plan through its turn (R12: the moves one by one, each
+    legal); level 3 (no look-ahead) takes the Ferz that level 8 leaves (tiling 3.1)."""
+    fen = T.text(position(HANGING, allowance="1"))
+    assert choose_move("tilingrider", fen, [], None, 3, None, 0) == "e5e6"
+    assert choose_move("tilingrider", fen, [], None, 8, None, 0) != "e5e6"
+    b, played = Board("tilingrider"), []
+    while b.turn == 0:
+        text = choose_move("tilingrider", None, played, None, 8, 2_000, 0)
+        assert text in {m.text for m in b.legal_moves}
+        b.push_text(text)
+        played.append(text)
+    assert len(played) == 4
+
+
+def test_uci_level_option_sets_the_tiling_search(uci):  # noqa: F811
+    """UCI `Level` chooses the level's Tiling Rider search: level 3 (no look-ahead) takes the Ferz on
+    e6 and loses the Guard; level 8 does not (tiling 3.1)."""
+    uci.send("setoption name UCI_Variant value tilingrider")
+    fen = T.text(position(HANGING, allowance="1"))
+    answers = {}
+    for level in (3, 8):
+        uci.send(f"setoption name Level value {level}")
+        uci.send(f"position fen {fen}")
+        uci.send("go movetime 3000")
+        answers[level] = uci.until("bestmove")[-1].split()[1]
+    assert answers[3] == "e5e6" and answers[8] != "e5e6"
+    assert uci.close() == 0
+
+
+def test_in_check_a_completion_is_found_beyond_the_beam():
+    """tiling T9, 4.2: in check from the Knight on k4 with one move, two captures look best to level
+    1's beam (2 lines) but leave the King in check; the search still finds the only legal turn."""
+    b = board({"k4": "n", "c5": "W", "c6": "f", "o5": "G", "o6": "n"}, allowance="1")
+    searcher = TurnSearcher(b.position, tiling_levels()[1], None)
+    assert searcher.best() is None
+    assert [b.position.move_text(m) for m in searcher.completion(1_000)] == ["i1g1"]
+    assert best_turn(b, 1, movetime_ms=None).moves == ["i1g1"]
