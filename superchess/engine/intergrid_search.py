@@ -37,6 +37,7 @@ MOBILITY_CP = 3      # per destination above the piece's average on an empty boa
 PAWN_STEP_CP = 6     # per row advanced from the pawn's start row
 END = -1             # the end-of-turn move in a line
 KILLERS = 2          # quiet refutations remembered per ply
+KING_CAPTURE_CP = 10_000  # a King's worth when ordering captures (taken within a turn, R7)
 TABLE_LIMIT = 1 << 20
 EXACT, LOWER, UPPER = range(3)  # what a stored score is: the value, at least it, at most it
 TURN_MOVES = TURN_RULES["one_then_optional"].max_moves  # the square move and the point move (R8)
@@ -81,12 +82,12 @@ def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
 
 @lru_cache(maxsize=4)
 def piece_value(variant_name: str = "intergrid") -> list[int]:
-    """Material per piece code (for ordering captures)."""
+    """Material per piece code, a King taken counted first (for ordering captures)."""
     t = layered_tables(variant_name)
     out = [0] * MAX_CODE
     for code in range(MAX_CODE):
         if t.symbol[code]:
-            out[code] = VALUES[t.symbol[code].upper()]
+            out[code] = KING_CAPTURE_CP if t.checkable[code] else VALUES[t.symbol[code].upper()]
     return out
 
 
@@ -194,7 +195,7 @@ class _Searcher:
         gains = {m: self._gain(m) for m in pos.moves()}
         captures = sorted((m for m in gains if gains[m]), key=gains.get, reverse=True)
         quiet = [m for m in gains if not gains[m]]
-        if quiet and pos.phase == 0:
+        if quiet:
             table = self.piece_square
             board = pos.board
             sign = -1 if mover else 1
@@ -202,8 +203,8 @@ class _Searcher:
                                              - table[board[m & CELL_MASK]][m & CELL_MASK]), reverse=True)
         for square in captures + quiet[:QS_QUIET_SQUARES]:
             square_delta = self._play(square)
-            points = [m for m in pos.moves() if self._gain(m)] if min(pos.kings) >= 0 else []
-            points.sort(key=self._gain, reverse=True)
+            point_gains = {m: self._gain(m) for m in pos.moves()} if min(pos.kings) >= 0 else {}
+            points = sorted((m for m in point_gains if point_gains[m]), key=point_gains.get, reverse=True)
             for point in ([END] if gains[square] else []) + points:
                 point_delta = self._play(point)
                 if point != END:
