@@ -153,18 +153,26 @@ class _Searcher:
             score += x % (2 * self.noise + 1) - self.noise
         return score
 
-    def _gain(self, m: int) -> int:
-        """What move `m` takes, before it is made: the piece on its target, the pawn it takes en
+    def _gains(self, moves: list[int]) -> dict[int, int]:
+        """What each move takes, before it is made: the piece on its target, the pawn it takes en
         passant, and what the variant's arrival hook removes next to its target (enclosures, the
-        edge rule). 0 for a quiet move; castling counted as quiet."""
-        if m & CASTLE:
-            return 0
+        edge rule; asked once per target cell). 0 for a quiet move; castling counted as quiet."""
         pos = self.pos
         board = pos.board
         values = self.values
-        to = (m >> TO_SHIFT) & CELL_MASK
-        gain = values[board[to]] + (VALUES["P"] if m & EP else 0)
-        return gain + sum(values[board[c]] for c in pos.variant.arrival_captures(pos, (to,), pos.side))
+        hook = pos.variant.arrival_captures
+        by_arrival: dict[int, int] = {}
+        out = {}
+        for m in moves:
+            if m & CASTLE:
+                out[m] = 0
+                continue
+            to = (m >> TO_SHIFT) & CELL_MASK
+            arrival = by_arrival.get(to)
+            if arrival is None:
+                arrival = by_arrival[to] = sum(values[board[c]] for c in hook(pos, (to,), pos.side))
+            out[m] = values[board[to]] + (VALUES["P"] if m & EP else 0) + arrival
+        return out
 
     def _play(self, m: int) -> int:
         """Make `m` (END: end the turn) and keep the piece-square sum; returns its change."""
@@ -192,7 +200,7 @@ class _Searcher:
             return best
         alpha = max(alpha, best)
         mover = pos.side
-        gains = {m: self._gain(m) for m in pos.moves()}
+        gains = self._gains(pos.moves())
         captures = sorted((m for m in gains if gains[m]), key=gains.get, reverse=True)
         quiet = [m for m in gains if not gains[m]]
         if quiet:
@@ -203,7 +211,7 @@ class _Searcher:
                                              - table[board[m & CELL_MASK]][m & CELL_MASK]), reverse=True)
         for square in captures + quiet[:QS_QUIET_SQUARES]:
             square_delta = self._play(square)
-            point_gains = {m: self._gain(m) for m in pos.moves()} if min(pos.kings) >= 0 else {}
+            point_gains = self._gains(pos.moves()) if min(pos.kings) >= 0 else {}
             points = sorted((m for m in point_gains if point_gains[m]), key=point_gains.get, reverse=True)
             for point in ([END] if gains[square] else []) + points:
                 point_delta = self._play(point)
