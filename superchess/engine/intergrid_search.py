@@ -188,6 +188,27 @@ class _Searcher:
         self.pos.unmake()
         self.material -= delta
 
+    def _has_legal_turn(self) -> bool:
+        """Whether the side to move has a turn whose end leaves its King unattacked (R7), or that
+        takes the enemy King; stops at the first one."""
+        pos = self.pos
+        mover = pos.side
+        for square in pos.moves():
+            pos.make(square)
+            for point in [END] + pos.moves():
+                if point != END:
+                    pos.make(point)
+                pos.end_turn()
+                legal = pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover)
+                pos.unmake()
+                if point != END:
+                    pos.unmake()
+                if legal:
+                    pos.unmake()
+                    return True
+            pos.unmake()
+        return False
+
     def _quiesce(self, alpha: int, beta: int, ply: int, turns_left: int) -> int:
         """The capture search at a turn start: stand pat, or a turn that captures (see the module
         text); a turn whose end leaves the mover's King attacked is skipped (R7)."""
@@ -278,6 +299,8 @@ class _Searcher:
             if pos.kings[pos.side] < 0:
                 return -MATE + ply, []  # the King was taken within the last turn (R7)
             if turns_left == 0:
+                if pos.king_attacked(pos.side) and not self._has_legal_turn():
+                    return -MATE + ply, []  # mated at the horizon (5)
                 return self._quiesce(alpha, beta, ply, QS_TURNS), []
         mover = pos.side
         key = pos.hash
