@@ -12,13 +12,12 @@ advancement, summed over both layers from the side to move.
 """
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-
-import random
 
 from ..rules.encoding import CASTLE, CELL_MASK, EP, MAX_CODE, TO_SHIFT, code_of
 from ..rules.intergrid_board import IntergridBoard, move_text
@@ -175,10 +174,7 @@ class _Searcher:
         return out
 
     def _play(self, m: int) -> int:
-        """Make `m` (END: end the turn) and keep the piece-square sum; returns its change."""
-        if m == END:
-            self.pos.end_turn()
-            return 0
+        """Make `m` and keep the piece-square sum; returns its change."""
         self.pos.make(m)
         delta = self._delta()
         self.material += delta
@@ -235,9 +231,8 @@ class _Searcher:
             point_gains = self._gains(pos.moves()) if min(pos.kings) >= 0 else {}
             points = sorted((m for m in point_gains if point_gains[m]), key=point_gains.get, reverse=True)
             for point in ([END] if gains[square] else []) + points:
-                point_delta = self._play(point)
-                if point != END:
-                    pos.end_turn()
+                point_delta = self._play(point) if point != END else 0
+                pos.end_turn()
                 if pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover):
                     score = -self._quiesce(-beta, -alpha, ply + 1, turns_left - 1)
                     if score > best:

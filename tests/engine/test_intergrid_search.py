@@ -138,11 +138,12 @@ def test_levels_come_from_the_level_data(monkeypatch):
 
 
 def test_low_levels_vary_their_choice_and_high_levels_do_not():
-    """Level 1's noise and margin (levels.toml) spread its first moves over seeds; level 8 has
-    neither, so one turn searched gives the same move whatever the seed."""
+    """Level 1's noise and margin (levels.toml) spread its first moves over seeds, all legal; level 8
+    has neither, so one turn searched gives the same move whatever the seed."""
     from superchess.engine.intergrid_search import level_turn
     b = Board("intergrid")
-    assert len({level_turn(b, 1, None, seed=s).moves[0] for s in range(8)}) > 1
+    chosen = {level_turn(b, 1, None, seed=s).moves[0] for s in range(8)}
+    assert len(chosen) > 1 and chosen <= {m.text for m in b.legal_moves}  # square moves first (R8)
     assert len({level_turn(b, 8, None, max_turns=1, seed=s).moves[0] for s in range(4)}) == 1
 
 
