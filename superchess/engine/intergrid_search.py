@@ -250,24 +250,23 @@ class _Searcher:
 
     def _ordered(self, made: int, ply: int, pv: list[int], hash_move: int | None) -> list[int]:
         """The moves that may continue the turn (`END` when it may stop): the previous iteration's
-        move, the hash move, captures by the victim's value, the killers of this ply, then by
-        history."""
+        move, the hash move, captures by what they take (enclosures included), the killers of this
+        ply, then by history."""
         pos = self.pos
-        board = pos.board
         moves = pos.moves() if min(pos.kings) >= 0 else []  # a King taken: only the end (R7)
+        gains = self._gains(moves)
         if made:
             moves.append(END)
         first = [m for m in (pv[0] if pv else None, hash_move) if m is not None]
         killers = self.killers.get(ply, ())
         history = self.history
-        values = self.values
 
         def rank(m: int) -> int:
             if m in first:
                 return -10**9 + first.index(m)
-            victim = board[(m >> TO_SHIFT) & CELL_MASK] if m != END else 0
-            if victim:
-                return -10**8 - values[victim]
+            gain = gains.get(m, 0)
+            if gain:
+                return -10**8 - gain
             if m in killers:
                 return -10**7
             return -history.get(m, 0)
