@@ -41,7 +41,7 @@ TABLE_LIMIT = 1 << 20
 EXACT, LOWER, UPPER = range(3)  # what a stored score is: the value, at least it, at most it
 TURN_MOVES = TURN_RULES["one_then_optional"].max_moves  # the square move and the point move (R8)
 QS_TURNS = 2          # capture turns searched beyond the horizon at most (4 costs 3x the nodes)
-QS_QUIET_SQUARES = 2  # quiet square moves tried before a capturing point move in the capture search
+QS_QUIET_SQUARES = 2  # quiet square moves tried before a capturing point move (first capture turn)
 
 
 class _Stop(Exception):
@@ -189,7 +189,8 @@ class _Searcher:
         takes the enemy King; stops at the first one."""
         pos = self.pos
         mover = pos.side
-        for square in pos.moves():
+        king = pos.kings[mover]
+        for square in sorted(pos.moves(), key=lambda m: m & CELL_MASK != king):  # King moves first
             pos.make(square)
             for point in [END] + pos.moves():
                 if point != END:
@@ -219,7 +220,8 @@ class _Searcher:
         mover = pos.side
         gains = self._gains(pos.moves())
         captures = sorted((m for m in gains if gains[m]), key=gains.get, reverse=True)
-        quiet = [m for m in gains if not gains[m]]
+        # quiet square moves before a capturing point move: on the first turn beyond the horizon only
+        quiet = [m for m in gains if not gains[m]] if turns_left == QS_TURNS else []
         if quiet:
             table = self.piece_square
             board = pos.board
