@@ -166,3 +166,17 @@ def test_uci_level_option_sets_the_intergrid_search():
         assert depths[4, "go depth 1"] == 1
     finally:
         assert uci.close() == 0
+
+
+def test_capture_search_counts_the_edge_rule():
+    """intergrid 4.4 (edge rule, R5): a square-piece arriving on a4 removes the lone enemy
+    point-piece on the edge point A4; the capture search counts it (the rules' own `captures` say
+    what the move takes) and stands above the static score by about that piece."""
+    from superchess.engine.intergrid_search import QS_TURNS, VALUES, _Searcher
+    b = Board("intergrid", ig.fen(pos({"a1": "R", "h1": "K", "h8": "k", "A4": "n"})))
+    taken = [piece.symbol() for _, piece in b.captures(b.parse_move("a1a4"))]
+    assert taken == ["n"]
+    searcher = _Searcher(b.position, None, None)
+    gains = searcher._gains(b.position.moves())
+    assert max(gains.values()) == VALUES["N"]
+    assert searcher._quiesce(-2 * MATE, 2 * MATE, 0, QS_TURNS) - searcher._static() > VALUES["N"] // 2
