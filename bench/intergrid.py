@@ -4,6 +4,7 @@ moves and `end`). Uses only the public Board API, so it runs on any checkout:
 
     .venv/bin/python bench/intergrid.py                      # this checkout
     PYTHONPATH=../other-worktree .venv/bin/python bench/intergrid.py   # another one, to compare
+    .venv/bin/python bench/intergrid.py --search       # the engine: depth and nodes/s per budget
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from superchess.rules import Board
 
 MIDDLEGAME_TURNS = (10, 20, 30)
 REPEATS = 30
+SEARCH_BUDGETS_MS = (1000, 5000)
 
 
 def listing_us(b: Board) -> float:
@@ -45,9 +47,25 @@ def positions() -> list[tuple[str, Board]]:
     return out
 
 
+def search() -> None:
+    """Whole turns searched (`best_turn`, capture search included) from the start and from the
+    middlegames within each budget: depth reached, nodes, nodes per second."""
+    from superchess.engine.intergrid_search import MAX_TURNS, best_turn
+    for name, b in positions():
+        for ms in SEARCH_BUDGETS_MS:
+            t0 = time.monotonic()
+            r = best_turn(b, MAX_TURNS, ms)
+            seconds = time.monotonic() - t0
+            print(f"{name:24s} {ms / 1000:4.1f} s: depth {r.depth} (turns), {r.nodes:7d} nodes, "
+                  f"{r.nodes / seconds / 1000:5.1f}k nodes/s, best {' '.join(r.moves[:2])}")
+
+
 def main() -> None:
     import superchess
     print(f"code: {Path(superchess.__file__).parent}")
+    if "--search" in sys.argv[1:]:
+        search()
+        return
     total = 0.0
     for name, b in positions():
         start = listing_us(b)

@@ -8,6 +8,7 @@ swapped. A game still going at --max-plies is won by the side the static evaluat
 --adjudicate centipawns or more, else drawn. Clocks are kept by this script (wall time per reply, Fischer increment) and sent with every
 `go`, so each engine manages its time as it would on the server; a side whose clock runs out loses
 (R12 draws apply). Games run in parallel (one process pair per game slot).
+InterGrid: each part of a turn (square move, point move or `end`) is one `go` and one ply here.
 
 Prints a progress bar, the final score of A, the Elo difference with its 95% confidence interval,
 and with --elo0/--elo1 the SPRT log-likelihood ratio and its verdict.
@@ -33,7 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from superchess.engine.evaluate import evaluate
+from superchess.engine.intergrid_search import evaluate as evaluate_layered
 from superchess.rules import Board
+
+# the static evaluation (side to move) for adjudication, per variant whose board is not the core's
+ADJUDICATION_EVALUATION = {"intergrid": lambda board: evaluate_layered(board.position)}
 
 
 class UciProcess:
@@ -110,7 +115,7 @@ def play_game(args, a_white: bool, moves0: list[str]) -> tuple[float, str]:
                 break
             if len(board.move_stack) >= args.max_plies:
                 # adjudicate by the static evaluation (material first) at the ply cap
-                ev = evaluate(board)
+                ev = ADJUDICATION_EVALUATION.get(args.variant, evaluate)(board)
                 if abs(ev) >= args.adjudicate > 0:
                     winner = board.turn if ev > 0 else board.turn ^ 1
                     how = "adjudicated at the ply cap"

@@ -12,18 +12,20 @@ advancement, summed over both layers from the side to move.
 """
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules.encoding import CELL_MASK, MAX_CODE, TO_SHIFT, code_of
+from ..rules.encoding import CASTLE, CELL_MASK, EP, MAX_CODE, TO_SHIFT, code_of
 from ..rules.intergrid_board import IntergridBoard, move_text
 from ..rules.layered_position import LayeredPosition
 from ..rules.layered_tables import layered_tables
 from ..rules.tables import RAY_C, RAY_MC
 from ..rules.turns import END_TURN, TURN_RULES
+from .levels import get_level
 from .timing import uci_think_ms
 
 MATE = 100_000
@@ -34,9 +36,12 @@ MOBILITY_CP = 3      # per destination above the piece's average on an empty boa
 PAWN_STEP_CP = 6     # per row advanced from the pawn's start row
 END = -1             # the end-of-turn move in a line
 KILLERS = 2          # quiet refutations remembered per ply
+KING_CAPTURE_CP = 10_000  # a King's worth when ordering captures (taken within a turn, R7)
 TABLE_LIMIT = 1 << 20
 EXACT, LOWER, UPPER = range(3)  # what a stored score is: the value, at least it, at most it
 TURN_MOVES = TURN_RULES["one_then_optional"].max_moves  # the square move and the point move (R8)
+QS_TURNS = 2          # capture turns searched beyond the horizon at most (4 costs 3x the nodes)
+QS_QUIET_SQUARES = 2  # quiet square moves tried before a capturing point move (first capture turn)
 
 
 class _Stop(Exception):
@@ -76,12 +81,12 @@ def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
 
 @lru_cache(maxsize=4)
 def piece_value(variant_name: str = "intergrid") -> list[int]:
-    """Material per piece code (for ordering captures)."""
+    """Material per piece code, a King taken counted first (for ordering captures)."""
     t = layered_tables(variant_name)
     out = [0] * MAX_CODE
     for code in range(MAX_CODE):
         if t.symbol[code]:
-            out[code] = VALUES[t.symbol[code].upper()]
+            out[code] = KING_CAPTURE_CP if t.checkable[code] else VALUES[t.symbol[code].upper()]
     return out
 
 
@@ -103,10 +108,17 @@ def _from_table(score: int, ply: int) -> int:
 
 
 class _Searcher:
-    def __init__(self, pos: LayeredPosition, deadline: float | None, stop: threading.Event | None) -> None:
+    def __init__(self, pos: LayeredPosition, deadline: float | None, stop: threading.Event | None,
+                 max_nodes: int | None = None, noise: int = 0, margin: int = 0, seed: int = 0) -> None:
         self.pos = pos
         self.deadline = deadline
         self.stop = stop
+        self.max_nodes: int | None = None  # armed by `best_turn` once the first turn is searched
+        self.node_cap = max_nodes
+        self.noise = noise
+        self.margin = margin
+        self.seed = seed
+        self.root_scores: dict[int, int] = {}  # first move -> score, with a margin (the last depth)
         self.nodes = 0
         # position hash -> (turns searched, score, bound, best move)
         self.table: dict[int, tuple[int, int, int, int]] = {}
@@ -125,30 +137,138 @@ class _Searcher:
 
     def _check(self) -> None:
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _Stop
         if self.nodes % 64 == 0 and ((self.deadline is not None and time.monotonic() > self.deadline)
                                      or (self.stop is not None and self.stop.is_set())):
             raise _Stop
 
-    def _ordered(self, made: int, ply: int, pv: list[int], hash_move: int | None) -> list[int]:
-        """The moves that may continue the turn (`END` when it may stop): the previous iteration's
-        move, the hash move, captures by the victim's value, the killers of this ply, then by
-        history."""
+    def _static(self) -> int:
+        """The piece-square sum from the side to move, plus the level's noise (fixed per position
+        and seed)."""
+        score = -self.material if self.pos.side else self.material
+        if self.noise:
+            x = ((self.pos.hash ^ self.seed) * 0x9E3779B97F4A7C15 & (1 << 64) - 1) >> 40
+            score += x % (2 * self.noise + 1) - self.noise
+        return score
+
+    def _gains(self, moves: list[int]) -> dict[int, int]:
+        """What each move takes, before it is made: the piece on its target, the pawn it takes en
+        passant, and what the variant's arrival hook removes next to its target (enclosures, the
+        edge rule; asked once per target cell). 0 for a quiet move; castling counted as quiet."""
         pos = self.pos
         board = pos.board
+        values = self.values
+        hook = pos.variant.arrival_captures
+        by_arrival: dict[int, int] = {}
+        out = {}
+        for m in moves:
+            if m & CASTLE:
+                out[m] = 0
+                continue
+            to = (m >> TO_SHIFT) & CELL_MASK
+            arrival = by_arrival.get(to)
+            if arrival is None:
+                arrival = by_arrival[to] = sum(values[board[c]] for c in hook(pos, (to,), pos.side))
+            out[m] = values[board[to]] + (VALUES["P"] if m & EP else 0) + arrival
+        return out
+
+    def _play(self, m: int) -> int:
+        """Make `m` and keep the piece-square sum; returns its change."""
+        self.pos.make(m)
+        delta = self._delta()
+        self.material += delta
+        return delta
+
+    def _take_back(self, delta: int) -> None:
+        self.pos.unmake()
+        self.material -= delta
+
+    def _has_legal_turn(self) -> bool:
+        """Whether the side to move has a turn whose end leaves its King unattacked (R7), or that
+        takes the enemy King; stops at the first one."""
+        pos = self.pos
+        mover = pos.side
+        king = pos.kings[mover]
+        for square in sorted(pos.moves(), key=lambda m: m & CELL_MASK != king):  # King moves first
+            pos.make(square)
+            for point in [END] + pos.moves():
+                if point != END:
+                    pos.make(point)
+                pos.end_turn()
+                legal = pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover)
+                pos.unmake()
+                if point != END:
+                    pos.unmake()
+                if legal:
+                    pos.unmake()
+                    return True
+            pos.unmake()
+        return False
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, turns_left: int) -> int:
+        """The capture search at a turn start: stand pat, or a turn that captures (see the module
+        text); a turn whose end leaves the mover's King attacked is skipped (R7)."""
+        self._check()
+        pos = self.pos
+        if pos.kings[pos.side] < 0:
+            return -MATE + ply  # taken within the last turn (R7)
+        best = self._static()
+        if best >= beta or turns_left == 0:
+            return best
+        alpha = max(alpha, best)
+        mover = pos.side
+        gains = self._gains(pos.moves())
+        captures = sorted((m for m in gains if gains[m]), key=gains.get, reverse=True)
+        # quiet square moves before a capturing point move: on the first turn beyond the horizon only
+        quiet = [m for m in gains if not gains[m]] if turns_left == QS_TURNS else []
+        if quiet:
+            table = self.piece_square
+            board = pos.board
+            sign = -1 if mover else 1
+            quiet.sort(key=lambda m: sign * (table[board[m & CELL_MASK]][(m >> TO_SHIFT) & CELL_MASK]
+                                             - table[board[m & CELL_MASK]][m & CELL_MASK]), reverse=True)
+        for square in captures + quiet[:QS_QUIET_SQUARES]:
+            square_delta = self._play(square)
+            point_gains = self._gains(pos.moves()) if min(pos.kings) >= 0 else {}
+            points = sorted((m for m in point_gains if point_gains[m]), key=point_gains.get, reverse=True)
+            for point in ([END] if gains[square] else []) + points:
+                point_delta = self._play(point) if point != END else 0
+                pos.end_turn()
+                if pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover):
+                    score = -self._quiesce(-beta, -alpha, ply + 1, turns_left - 1)
+                    if score > best:
+                        best = score
+                        alpha = max(alpha, score)
+                pos.unmake()  # the end of the turn
+                if point != END:
+                    self._take_back(point_delta)
+                if alpha >= beta:
+                    break
+            self._take_back(square_delta)
+            if alpha >= beta:
+                break
+        return best
+
+    def _ordered(self, made: int, ply: int, pv: list[int], hash_move: int | None) -> list[int]:
+        """The moves that may continue the turn (`END` when it may stop): the previous iteration's
+        move, the hash move, captures by what they take (enclosures included), the killers of this
+        ply, then by history."""
+        pos = self.pos
         moves = pos.moves() if min(pos.kings) >= 0 else []  # a King taken: only the end (R7)
+        gains = self._gains(moves)
         if made:
             moves.append(END)
         first = [m for m in (pv[0] if pv else None, hash_move) if m is not None]
         killers = self.killers.get(ply, ())
         history = self.history
-        values = self.values
 
         def rank(m: int) -> int:
             if m in first:
                 return -10**9 + first.index(m)
-            victim = board[(m >> TO_SHIFT) & CELL_MASK] if m != END else 0
-            if victim:
-                return -10**8 - values[victim]
+            gain = gains.get(m, 0)
+            if gain:
+                return -10**8 - gain
             if m in killers:
                 return -10**7
             return -history.get(m, 0)
@@ -175,7 +295,9 @@ class _Searcher:
             if pos.kings[pos.side] < 0:
                 return -MATE + ply, []  # the King was taken within the last turn (R7)
             if turns_left == 0:
-                return (-self.material if pos.side else self.material), []
+                if pos.king_attacked(pos.side) and not self._has_legal_turn():
+                    return -MATE + ply, []  # mated at the horizon (5)
+                return self._quiesce(alpha, beta, ply, QS_TURNS), []
         mover = pos.side
         key = pos.hash
         entry = self.table.get(key)
@@ -185,30 +307,33 @@ class _Searcher:
                 return score, []
         alpha0 = alpha
         best, line = None, []
+        if ply == 0:
+            self.root_scores = {}
         for m in self._ordered(made, ply, pv, entry[3] if entry else None):
             sub_pv = pv[1:] if pv and pv[0] == m else []
-            delta = 0
-            if m != END:
-                pos.make(m)
-                delta = self._delta()
-                self.material += delta
+            # with a margin, the first moves within it of the best are scored exactly
+            low = max(alpha0, best - self.margin - 1) if ply == 0 and self.margin and best is not None \
+                else alpha
+            delta = self._play(m) if m != END else 0
             if m == END or made + 1 >= TURN_MOVES:  # the turn ends: judged here (R7)
                 pos.end_turn()
                 score = None
                 if pos.kings[mover ^ 1] < 0 or not pos.king_attacked(mover):
-                    score, sub = self.search(0, turns_left - 1, -beta, -alpha, ply + 1, sub_pv)
+                    score, sub = self.search(0, turns_left - 1, -beta, -low, ply + 1, sub_pv)
                     score = -score
                 pos.unmake()
             else:
-                score, sub = self.search(made + 1, turns_left, alpha, beta, ply + 1, sub_pv)
+                score, sub = self.search(made + 1, turns_left, low, beta, ply + 1, sub_pv)
             if m != END:
-                pos.unmake()
-                self.material -= delta
+                self._take_back(delta)
             if score is None:
                 continue
+            if ply == 0:
+                self.root_scores[m] = score
             if best is None or score > best:
                 best, line = score, [m] + sub
-            alpha = max(alpha, score)
+            if not (ply == 0 and self.margin):
+                alpha = max(alpha, score)
             if alpha >= beta:
                 self._cutoff(m, ply, turns_left)
                 break
@@ -224,63 +349,95 @@ class _Searcher:
 
 def best_turn(board: IntergridBoard, max_turns: int = 2, movetime_ms: float | None = 2000,
               stop: threading.Event | None = None,
-              info: Callable[[TurnResult, float], None] | None = None) -> TurnResult:
+              info: Callable[[TurnResult, float], None] | None = None, *, nodes: int | None = None,
+              noise: int = 0, margin: int = 0, seed: int | None = None) -> TurnResult:
     """The best continuation of the board's turn (from its start or from its middle), searched by
-    iterative deepening over whole turns; `info(result, seconds)` after each finished depth."""
+    iterative deepening over whole turns; `info(result, seconds)` after each finished depth.
+    `nodes` caps the search once the first turn is searched; `noise` and `margin` as the levels
+    have them (module text), drawn from `seed` (None: fresh)."""
     t0 = time.monotonic()
     deadline = t0 + movetime_ms / 1000 if movetime_ms is not None else None
     legal = [m.text for m in board.legal_moves]
     made = board.moves_in_turn
-    searcher = _Searcher(board.position, deadline, stop)  # the board's next use undoes what is left
+    rng = random.Random(seed)
+    searcher = _Searcher(board.position, deadline, stop, nodes, noise, margin, rng.getrandbits(64))
+    # the board's next use undoes what a stopped search leaves made
     result = TurnResult(legal[:1], 0, 0, 0)
     pv: list[int] = []
+    root_scores: dict[int, int] = {}
     for depth in range(1, max_turns + 1):
         try:
             score, pv = searcher.search(made, depth, -MATE * 2, MATE * 2, 0, pv)
         except _Stop:
             break
+        searcher.max_nodes = searcher.node_cap
+        root_scores = searcher.root_scores
         line = [END_TURN if m == END else move_text(m) for m in pv]
         result = TurnResult(line or legal[:1], score or 0, depth, searcher.nodes)
         if info:
             info(result, time.monotonic() - t0)
         if abs(score) > MATE // 2:
             break
+    if margin and root_scores and abs(result.score) < MATE // 2:
+        top = max(root_scores.values())
+        choice = rng.choice(sorted(m for m, s in root_scores.items() if s >= top - margin))
+        text = END_TURN if choice == END else move_text(choice)
+        if text != result.moves[0]:
+            result.moves, result.score = [text], root_scores[choice]
     result.nodes = searcher.nodes
     return result
 
 
+def level_turn(board: IntergridBoard, level: int, movetime_ms: float | None, *, max_turns: int | None = None,
+               nodes: int | None = None, seed: int | None = None, stop: threading.Event | None = None,
+               info: Callable[[TurnResult, float], None] | None = None) -> TurnResult:
+    """`best_turn` at a computer level (`levels.toml`): its depth in whole turns (at most
+    `max_turns` when given), its node cap (or `nodes`), noise and margin, for `movetime_ms`."""
+    lv = get_level(level)
+    turns = min(lv.depth, MAX_TURNS, max_turns or MAX_TURNS)
+    return best_turn(board, turns, movetime_ms, stop, info, nodes=nodes or lv.nodes or None,
+                     noise=lv.noise_cp, margin=lv.margin_cp, seed=seed)
+
+
 def think_uci(board: IntergridBoard, opts: dict[str, int], infinite: bool, stop: threading.Event,
-              send: Callable[[str], None]) -> None:
-    """The UCI `go` for a turn variant: movetime, depth (whole turns), or a share of the clock;
+              send: Callable[[str], None], level: int = 8) -> None:
+    """The UCI `go` for a turn variant at the Level option: movetime, depth (whole turns), nodes,
+    or a share of the clock (below level 8, or without any limit, the level's own time plan);
     `info` per depth, then `bestmove` with the next move of the best line (`end` included)."""
+    from .play import level_limits  # play imports this module
     if not board.legal_moves:
         send("info string the game is over: no legal move")
         send("bestmove 0000")
         return
-    movetime = uci_think_ms(opts, board.turn, board.fullmove_number, infinite, DEFAULT_MOVETIME_MS)
+    colour = "wb"[board.turn]
+    explicit = {"movetime", "depth", "nodes"} & set(opts)
+    if not infinite and not explicit and (level < 8 or f"{colour}time" not in opts):
+        movetime = level_limits(level, opts.get(f"{colour}time"), opts.get(f"{colour}inc", 0),
+                                board.fullmove_number).soft_ms
+    else:
+        movetime = uci_think_ms(opts, board.turn, board.fullmove_number, infinite, DEFAULT_MOVETIME_MS)
 
     def info(r: TurnResult, seconds: float) -> None:
         score = f"mate {1 if r.score > 0 else -1}" if abs(r.score) > MATE // 2 else f"cp {r.score}"
-        send(f"info depth {r.depth} score {score} nodes {r.nodes} time {int(seconds * 1000)} "
+        nps = int(r.nodes / seconds) if seconds > 0 else r.nodes
+        send(f"info depth {r.depth} score {score} nodes {r.nodes} nps {nps} time {int(seconds * 1000)} "
              f"pv {' '.join(r.moves)}")
 
-    result = best_turn(board, opts.get("depth", MAX_TURNS), movetime, stop, info)
+    result = level_turn(board, level, movetime, max_turns=opts.get("depth"), nodes=opts.get("nodes"),
+                        stop=stop, info=info)
     if infinite:  # UCI: in infinite mode bestmove waits for stop
         stop.wait()
     send(f"bestmove {result.moves[0]}")
 
 
-#: whole turns searched at each computer level (1-8); the level's clock share caps the time
-TURNS_BY_LEVEL = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 3, 7: 3, 8: MAX_TURNS}
-
-
 def choose_intergrid_move(start_fen: str | None, moves: list[str], level: int,
-                          soft_ms: Callable[[int], int | None]) -> str:
+                          soft_ms: Callable[[int], int | None], seed: int | None = None) -> str:
     """The computer's next move (square move, point move or `end`) for the server: the best turn
-    from the position after `moves`, searched for at most `soft_ms(fullmove)` ms (None: the default)."""
+    from the position after `moves` at `level` (`level_turn`), searched for at most
+    `soft_ms(fullmove)` ms (None: the default)."""
     board = IntergridBoard("intergrid", start_fen)
     for text in moves:
         board.push_text(text)
     movetime = soft_ms(board.fullmove_number)
     movetime = movetime if movetime is not None else DEFAULT_MOVETIME_MS
-    return best_turn(board, TURNS_BY_LEVEL[level], movetime).moves[0]
+    return level_turn(board, level, movetime, seed=seed).moves[0]

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TextIO
 
 from ..rules import Board, Roster
@@ -183,7 +184,7 @@ class UciEngine:
                 raise ValueError(f"go: unknown parameter {a!r}")
         if self.variant in STANDALONE_BOARDS:  # multi-move turns (intergrid): the turn search
             self.stop_event, self.infinite = threading.Event(), infinite
-            think = think_tiling if self.variant == "tilingrider" else think_turns
+            think = think_tiling if self.variant == "tilingrider" else partial(think_turns, level=self.level)
             self.thread = threading.Thread(target=think, daemon=True, args=(
                 self.board.copy(), opts | {"level": self.level}, infinite, self.stop_event, self.send))
             self.thread.start()
