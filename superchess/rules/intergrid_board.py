@@ -241,13 +241,6 @@ class IntergridBoard(TurnBoard):
         key = self._states[self._turn_start()].hash
         return 1 + sum(1 for k in self._history() if k == key)
 
-    def is_repetition(self, count: int = 3) -> bool:
-        return self.repetition_count() >= count
-
-    def can_claim_draw(self) -> bool:
-        """Draws here are automatic (5): nothing is left to claim."""
-        return False
-
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """The game's end by the rules, judged at the start of a turn; None mid-turn."""
         if self.moves_in_turn:
@@ -267,9 +260,3 @@ class IntergridBoard(TurnBoard):
         if self.is_insufficient_material():
             return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
         return None
-
-    def is_game_over(self, claim_draw: bool = False) -> bool:
-        return self.outcome(claim_draw) is not None
-
-    def __repr__(self) -> str:
-        return f"Board('intergrid', {self.fen()!r})"

@@ -259,13 +259,6 @@ class TilingBoard(TurnBoard):
         """How often the current turn's start position has occurred (4.3)."""
         return self._state.repetitions()
 
-    def is_repetition(self, count: int = 3) -> bool:
-        return self.repetition_count() >= count
-
-    def can_claim_draw(self) -> bool:
-        """Draws here are automatic (4.3, R15): nothing is left to claim."""
-        return False
-
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """The game's end by the rules, judged at the start of a turn; None mid-turn."""
         if self.moves_in_turn:
@@ -281,15 +274,9 @@ class TilingBoard(TurnBoard):
             return Outcome(Termination.MOVE_RULE, None)
         return None
 
-    def is_game_over(self, claim_draw: bool = False) -> bool:
-        return self.outcome(claim_draw) is not None
-
     def __str__(self) -> str:
         """The board as in the rules file (rank 16 on top)."""
         pos = self._state
         lines = [f"{r + 1:2d}  " + " ".join(_TABLES.symbol[pos.board[r * _GEO.files + f]] or "."
                                             for f in range(_GEO.files)) for r in range(_GEO.ranks - 1, -1, -1)]
         return "\n".join(lines + ["    " + " ".join(_GEO.names[f][0] for f in range(_GEO.files))])
-
-    def __repr__(self) -> str:
-        return f"Board('tilingrider', {self.fen()!r})"

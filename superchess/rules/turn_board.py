@@ -224,3 +224,17 @@ class TurnBoard(ABC):
             rows.append((mv, self.perft(depth - 1)))
             self.pop()
         return rows
+
+    # -- the end of the game (each variant has `repetition_count` and `outcome`) ---------------
+    def is_repetition(self, count: int = 3) -> bool:
+        return self.repetition_count() >= count
+
+    def can_claim_draw(self) -> bool:
+        """Draws in the multi-move variants are automatic: nothing is left to claim."""
+        return False
+
+    def is_game_over(self, claim_draw: bool = False) -> bool:
+        return self.outcome(claim_draw) is not None
+
+    def __repr__(self) -> str:
+        return f"Board({self.variant.name!r}, {self.fen()!r})"
