@@ -58,10 +58,9 @@ def _is_lame_leap(pat: MovePattern) -> bool:
         and (not leg.end & Req.ENEMY or leg.takes & Req.ENEMY)
 
 
-def capture_offsets(pats: tuple[MovePattern, ...], span: int) -> frozenset[tuple[int, int]]:
-    """Every offset (from the origin) at which one of `pats` could capture on some board whose
-    longer side is `span`: walks the legs' reachable positions, whatever the occupancy."""
-    out: set[tuple[int, int]] = set()
+def _leg_steps(pats: tuple[MovePattern, ...], span: int):
+    """Every (leg, cell before the step, cell after it) the legs of `pats` can walk through, as
+    offsets from the origin, on some board whose longer side is `span`, whatever the occupancy."""
     for pat in pats:
         frontier = {(0, 0)}
         for leg in pat.legs:
@@ -69,35 +68,28 @@ def capture_offsets(pats: tuple[MovePattern, ...], span: int) -> frozenset[tuple
             steps = min(leg.max_steps, span) if leg.max_steps != INF else span
             for x, y in frontier:
                 for k in range(1, steps + 1):
-                    p = (x + k * leg.step[0], y + k * leg.step[1])
+                    before = (x + (k - 1) * leg.step[0], y + (k - 1) * leg.step[1])
+                    p = (before[0] + leg.step[0], before[1] + leg.step[1])
                     if abs(p[0]) >= span or abs(p[1]) >= span:
                         break
                     nxt.add(p)
-                    if leg.takes & Req.ENEMY and leg.end & Req.ENEMY:
-                        out.add(p)
+                    yield leg, before, p
             frontier = nxt
-    return frozenset(out)
+
+
+def capture_offsets(pats: tuple[MovePattern, ...], span: int) -> frozenset[tuple[int, int]]:
+    """Every offset (from the origin) at which one of `pats` could capture on some board whose
+    longer side is `span`."""
+    return frozenset(p for leg, _, p in _leg_steps(pats, span) if leg.takes & Req.ENEMY and leg.end & Req.ENEMY)
 
 
 def reach_offsets(pats: tuple[MovePattern, ...], span: int) -> frozenset[tuple[int, int]]:
     """Every offset (from the origin) whose content one of `pats` could inspect on some board whose
     longer side is `span`: the cells its legs may pass or end on, and their lame paths."""
     out: set[tuple[int, int]] = set()
-    for pat in pats:
-        frontier = {(0, 0)}
-        for leg in pat.legs:
-            nxt = set()
-            steps = min(leg.max_steps, span) if leg.max_steps != INF else span
-            for x, y in frontier:
-                for k in range(1, steps + 1):
-                    px, py = x + (k - 1) * leg.step[0], y + (k - 1) * leg.step[1]
-                    p = (px + leg.step[0], py + leg.step[1])
-                    if abs(p[0]) >= span or abs(p[1]) >= span:
-                        break
-                    nxt.add(p)
-                    out.update((px + a, py + b) for path in leg.lame for a, b in path)
-            frontier = nxt
-            out |= nxt
+    for leg, (px, py), p in _leg_steps(pats, span):
+        out.add(p)
+        out.update((px + a, py + b) for path in leg.lame for a, b in path)
     return frozenset(out)
 
 

@@ -46,16 +46,7 @@ class LayeredPosition:
     # -- set-up ---------------------------------------------------------------------------------
     def put(self, cell: int, code: int) -> None:
         """Place (or with 0, clear) a piece while setting up; call `rehash` afterwards."""
-        old = self.board[cell]
-        if old:
-            self.occ[old >> SIDE_SHIFT].discard(cell)
-            if self.kings[old >> SIDE_SHIFT] == cell:
-                self.kings[old >> SIDE_SHIFT] = -1
-        self.board[cell] = code
-        if code:
-            self.occ[code >> SIDE_SHIFT].add(cell)
-            if self.tables.checkable[code]:
-                self.kings[code >> SIDE_SHIFT] = cell
+        self._set(cell, self.board[cell], code, 0)
 
     def rehash(self) -> int:
         """Recompute the en passant key and the hash from scratch (make/unmake keep both)."""
