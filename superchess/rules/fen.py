@@ -127,13 +127,13 @@ def set_fen(pos: Position, fen: str) -> None:
     pos.hash = pos.rehash()
 
 
-def board_fen(pos: Position) -> str:
-    files = pos.variant.geometry.files
-    board, symbol = pos.board, pos.tables.symbol
-    rows = []
-    for r in range(pos.variant.geometry.ranks - 1, -1, -1):
+def placement_text(rows, symbol: list[str]) -> str:
+    """A FEN placement field from rows of piece codes, the top row first: each piece's letter from
+    `symbol`, each run of empty cells as its length."""
+    out = []
+    for row in rows:
         parts, empty = [], 0
-        for code in board[r * files:r * files + files]:
+        for code in row:
             if code:
                 if empty:
                     parts.append(str(empty))
@@ -143,8 +143,14 @@ def board_fen(pos: Position) -> str:
                 empty += 1
         if empty:
             parts.append(str(empty))
-        rows.append("".join(parts))
-    return "/".join(rows)
+        out.append("".join(parts))
+    return "/".join(out)
+
+
+def board_fen(pos: Position) -> str:
+    files, board = pos.variant.geometry.files, pos.board
+    return placement_text((board[r * files:r * files + files] for r in range(pos.variant.geometry.ranks - 1, -1, -1)),
+                          pos.tables.symbol)
 
 
 def get_fen(pos: Position) -> str:

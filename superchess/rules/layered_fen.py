@@ -4,6 +4,7 @@ point, e.g. `e3E3`), the clock in turns and the turn number."""
 from __future__ import annotations
 
 from .encoding import code_of
+from .fen import placement_text
 from .layered_geometry import POINTS, SQUARES
 from .layered_position import LayeredPosition
 
@@ -64,19 +65,8 @@ def parse_layered_fen(text: str, variant_name: str = "intergrid") -> LayeredPosi
 def _rows_text(pos: LayeredPosition, layer: int) -> str:
     geo = pos.geometry
     w, h = geo.dims[layer]
-    symbol = pos.tables.symbol
-    out = []
-    for y in range(h - 1, -1, -1):
-        row, empty = "", 0
-        for x in range(w):
-            p = pos.board[geo.cell(layer, x, y)]
-            if not p:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + symbol[p]
-            empty = 0
-        out.append(row + (str(empty) if empty else ""))
-    return "/".join(out)
+    return placement_text(([pos.board[geo.cell(layer, x, y)] for x in range(w)] for y in range(h - 1, -1, -1)),
+                          pos.tables.symbol)
 
 
 def layered_fen(pos: LayeredPosition) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .encoding import CELL_MASK, SIDE_SHIFT, TO_SHIFT, code_of
+from .fen import placement_text
 from .tiling_tables import AGGREGATE, UNIT_MOVE, TilingTables, tiling_tables
 
 NO_CELLS: frozenset[int] = frozenset()
@@ -131,20 +132,10 @@ class TilingPosition:
         return board
 
     def placement(self, board: list[int] | None = None) -> str:
-        geo, symbol = self.geometry, self.tables.symbol
+        geo = self.geometry
         board = self.board if board is None else board
-        rows = []
-        for r in range(geo.ranks - 1, -1, -1):
-            row, run = "", 0
-            for f in range(geo.files):
-                c = board[r * geo.files + f]
-                if not c:
-                    run += 1
-                    continue
-                row += (str(run) if run else "") + symbol[c]
-                run = 0
-            rows.append(row + (str(run) if run else ""))
-        return "/".join(rows)
+        return placement_text((board[r * geo.files:(r + 1) * geo.files] for r in range(geo.ranks - 1, -1, -1)),
+                              self.tables.symbol)
 
     def fen(self) -> str:
         """The FEN of the current turn's start (1.1)."""
