@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .diagram_rules import DiagramRules
 from .encoding import SIDE_SHIFT
-from .fen import FenError
+from .fen import FenError, placement_text
 
 if TYPE_CHECKING:
     from .diagram_core import DiagramCorePosition
@@ -21,39 +21,25 @@ def _name(pos: DiagramCorePosition, cell: int) -> str:
 
 
 def get_fen(pos: DiagramCorePosition) -> str:
-    rows = []
-    for y in range(pos.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for x in range(pos.files):
-            v = pos.board[y * pos.files + x]
-            if not v:
-                empty += 1
-                continue
-            letter = pos.rule_of(v).letter
-            row += (str(empty) if empty else "") + (letter if v >> SIDE_SHIFT == 0 else letter.lower())
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
+    def letter(v: int) -> str:
+        return "" if not v else pos.rule_of(v).letter if v >> SIDE_SHIFT == 0 else pos.rule_of(v).letter.lower()
+
+    board, files = pos.board, pos.files
+    rows = ([letter(v) for v in board[y * files:(y + 1) * files]] for y in range(pos.ranks - 1, -1, -1))
     unmoved = "".join(_name(pos, c) for c in sorted(pos.unmoved)) or "-"
-    return f"{'/'.join(rows)} {'wb'[pos.side]} {unmoved} {pos.halfmove} {pos.fullmove}"
+    return f"{placement_text(rows)} {'wb'[pos.side]} {unmoved} {pos.halfmove} {pos.fullmove}"
 
 
 def start_fen(rules: DiagramRules) -> str:
     """The rules' array with every recorded unmoved right."""
-    rows = []
-    for y in range(rules.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for x in range(rules.files):
-            piece = rules.array.get(y * rules.files + x)
-            if piece is None:
-                empty += 1
-                continue
-            side, letter = piece
-            row += (str(empty) if empty else "") + (letter if side == 0 else letter.lower())
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
+    def letter(cell: int) -> str:
+        piece = rules.array.get(cell)
+        return "" if piece is None else piece[1] if piece[0] == 0 else piece[1].lower()
+
+    rows = ([letter(y * rules.files + x) for x in range(rules.files)] for y in range(rules.ranks - 1, -1, -1))
     recorded = sorted(c for c, (_, letter) in rules.array.items() if rules.by_letter[letter].recorded_unmoved)
     unmoved = "".join(chr(97 + c % rules.files) + str(c // rules.files + 1) for c in recorded) or "-"
-    return f"{'/'.join(rows)} w {unmoved} 0 1"
+    return f"{placement_text(rows)} w {unmoved} 0 1"
 
 
 def set_fen(pos: DiagramCorePosition, fen: str) -> None:

@@ -127,9 +127,10 @@ def set_fen(pos: Position, fen: str) -> None:
     pos.hash = pos.rehash()
 
 
-def placement_text(rows, symbol: list[str]) -> str:
-    """A FEN placement field from rows of piece codes, the top row first: each piece's letter from
-    `symbol`, each run of empty cells as its length."""
+def placement_text(rows, symbol: list[str] | None = None) -> str:
+    """A FEN placement field from rows of piece codes (0 = empty), the top row first, each piece
+    written as `symbol[code]` (without `symbol` the rows hold the letters, "" = empty), each run of
+    empty cells as its length."""
     out = []
     for row in rows:
         parts, empty = [], 0
@@ -138,7 +139,7 @@ def placement_text(rows, symbol: list[str]) -> str:
                 if empty:
                     parts.append(str(empty))
                     empty = 0
-                parts.append(symbol[code])
+                parts.append(symbol[code] if symbol else code)
             else:
                 empty += 1
         if empty:
