@@ -12,7 +12,7 @@ from .encoding import (CASTLE, CELL_MASK, DESTROY, DOUBLE, EP, PROMO_MASK, PROMO
                        SPECIAL, TO_SHIFT, code_of)
 from .program import Roster
 from .tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, NO_CELLS, PAT_C, PAT_M, PAT_MC, POST_DEDUPE,
-                     POST_PROMO, RAY_C, RAY_M, RAY_MC, Tables, tables_for)
+                     POST_PROMO, RAY_C, RAY_M, RAY_MC, tables_for)
 from .variant import Variant
 
 
@@ -62,26 +62,32 @@ class Position:
     def __init__(self, variant: Variant, rosters: tuple[Roster, Roster] = (Roster(), Roster())) -> None:
         self.variant = variant
         self.rosters = rosters
-        self.tables: Tables = tables_for(variant, rosters)
+        self._init_cells(tables_for(variant, rosters), variant.geometry.size)
         self._garrison = variant.capture_consequence
-        n = variant.geometry.size
-        self.board = [0] * n
-        self.occ: list[set[int]] = [set(), set()]
-        self.kings = [-1, -1]
-        self.side = 0
         self.castling = 0
         self.ep = -1
         self.ep_key = 0
-        self.halfmove = 0
-        self.fullmove = 1
-        self.hash = 0
-        self.stack: list[tuple] = []
         self._codes: dict[tuple[int, str], int] = {}
         # holdings per side, counted by piece type index (None: the variant has none); the stack of
         # their changes per move runs beside `stack`
         self.hold: list[list[int]] | None = [[0] * (len(variant.pieces) + 1) for _ in (0, 1)] \
             if variant.holdings else None
         self.hold_stack: list[list[tuple[int, int, int]]] = []
+
+    def _init_cells(self, tables, cells: int) -> None:
+        """The state every position has, whatever its geometry and turn structure: the cells, each
+        side's occupied cells and King, the side to move, the clocks, the hash and the undo stack.
+        Subclasses (InterGrid's two layers, Tiling Rider's tiles) call this with their own tables;
+        `tables` must give `z_piece[code][cell]` and `checkable[code]`."""
+        self.tables = tables
+        self.board = [0] * cells
+        self.occ: list[set[int]] = [set(), set()]
+        self.kings = [-1, -1]
+        self.side = 0
+        self.halfmove = 0
+        self.fullmove = 1
+        self.hash = 0
+        self.stack: list[tuple] = []
 
     # -- piece helpers ----------------------------------------------------------------------
     def code_for(self, side: int, letter: str) -> int:
@@ -97,26 +103,75 @@ class Position:
 
     def put(self, cell: int, code: int) -> None:
         """Place (or with 0, clear) a piece; used while setting up a position."""
+        self.hash = self._set(cell, code, self.hash)
+
+    def _set(self, cell: int, new: int, h: int) -> int:
+        """Change one cell, keeping `occ` and `kings`; returns the hash `h` with the change."""
         old = self.board[cell]
-        z = self.tables.z_piece
         if old:
             self.occ[old >> SIDE_SHIFT].discard(cell)
             if self.kings[old >> SIDE_SHIFT] == cell:
                 self.kings[old >> SIDE_SHIFT] = -1
-        self.hash ^= z[old][cell] ^ z[code][cell]
-        self.board[cell] = code
-        if code:
-            self.occ[code >> SIDE_SHIFT].add(cell)
-            if self.tables.checkable[code]:
-                self.kings[code >> SIDE_SHIFT] = cell
+        self.board[cell] = new
+        if new:
+            self.occ[new >> SIDE_SHIFT].add(cell)
+            if self.tables.checkable[new]:
+                self.kings[new >> SIDE_SHIFT] = cell
+        z = self.tables.z_piece
+        return h ^ z[old][cell] ^ z[new][cell]
+
+    def _apply(self, changes, undo: list, h: int) -> tuple[int, bool]:
+        """Apply cell changes (cell, new code) in order, appending (cell, old code) to `undo`.
+        Returns the hash with the changes and whether an enemy piece of the side to move was removed
+        (the multi-capture, castling and unit moves of every variant go through here)."""
+        board = self.board
+        occ = self.occ
+        kings = self.kings
+        checkable = self.tables.checkable
+        zp = self.tables.z_piece
+        side = self.side
+        captured = False
+        for cell, new in changes:
+            old = board[cell]
+            undo.append((cell, old))
+            if old:
+                occ[old >> SIDE_SHIFT].discard(cell)
+                if old >> SIDE_SHIFT != side:
+                    captured = True
+                if checkable[old] and kings[old >> SIDE_SHIFT] == cell:
+                    kings[old >> SIDE_SHIFT] = -1
+            board[cell] = new
+            h ^= zp[old][cell] ^ zp[new][cell]
+            if new:
+                occ[new >> SIDE_SHIFT].add(cell)
+                if checkable[new]:
+                    kings[new >> SIDE_SHIFT] = cell
+        return h, captured
+
+    def _restore(self, undo: list) -> None:
+        """Take back cell changes recorded by `_apply` (`kings` is restored by the caller)."""
+        board = self.board
+        occ = self.occ
+        for cell, old in reversed(undo):
+            new = board[cell]
+            if new:
+                occ[new >> SIDE_SHIFT].discard(cell)
+            board[cell] = old
+            if old:
+                occ[old >> SIDE_SHIFT].add(cell)
+
+    def _piece_hash(self) -> int:
+        """The pieces' part of the hash, from scratch."""
+        zp = self.tables.z_piece
+        h = 0
+        for cell, p in enumerate(self.board):
+            h ^= zp[p][cell]
+        return h
 
     def rehash(self) -> int:
         """The hash computed from scratch (make/unmake keep it incrementally)."""
         t = self.tables
-        h = 0
-        for cell, p in enumerate(self.board):
-            h ^= t.z_piece[p][cell]
-        h ^= t.z_castle[self.castling] ^ self.ep_key
+        h = self._piece_hash() ^ t.z_castle[self.castling] ^ self.ep_key
         if self.side:
             h ^= t.z_side
         if self.hold is not None:
@@ -179,23 +234,9 @@ class Position:
                 kings[side] = to
         else:
             undo = []
-            occ = self.occ
-            checkable = t.checkable
-            for cell, new in self.changes(m):
-                old = board[cell]
-                undo.append((cell, old))
-                if old:
-                    occ[old >> SIDE_SHIFT].discard(cell)
-                    if old >> SIDE_SHIFT == other:
-                        halfmove = 0  # a capture
-                    if checkable[old] and kings[old >> SIDE_SHIFT] == cell:
-                        kings[old >> SIDE_SHIFT] = -1
-                board[cell] = new
-                h ^= zp[old][cell] ^ zp[new][cell]
-                if new:
-                    occ[new >> SIDE_SHIFT].add(cell)
-                    if checkable[new]:
-                        kings[new >> SIDE_SHIFT] = cell
+            h, captured = self._apply(self.changes(m), undo, h)
+            if captured:
+                halfmove = 0
         self.stack.append((m, cap, undo) + record)
         if t.pawn[code]:
             halfmove = 0
@@ -260,15 +301,7 @@ class Position:
             if cap:
                 self.occ[side ^ 1].add(to)
         else:
-            occ = self.occ
-            for cell, old in reversed(undo):
-                new = board[cell]
-                if new:
-                    occ[new >> SIDE_SHIFT].discard(cell)
-                board[cell] = old
-            for cell, old in undo:
-                if old:
-                    occ[old >> SIDE_SHIFT].add(cell)
+            self._restore(undo)
         self.castling = castling
         self.ep = ep
         self.ep_key = ep_key
