@@ -56,29 +56,21 @@ def attackers(board: list, att: tuple) -> list[tuple[int, tuple]]:
     return out
 
 
-class Position:
-    """Mutable game state. `board[cell]` is a piece code (0 = empty)."""
+class CellPosition:
+    """The core state every variant's position shares, whatever its geometry and turn structure:
+    `board[cell]` is a piece code (0 = empty), `occ` each side's occupied cells, `kings` each side's
+    royal cell (-1: none), the side to move, the clocks, an incremental Zobrist hash and the undo
+    stack. A move is a list of cell changes (cell, new code) applied by `_apply` and taken back by
+    `_restore`, so multi-captures, castling, a giant King's four cells or an enclosure are all the
+    same operation.
 
-    def __init__(self, variant: Variant, rosters: tuple[Roster, Roster] = (Roster(), Roster())) -> None:
-        self.variant = variant
-        self.rosters = rosters
-        self._init_cells(tables_for(variant, rosters), variant.geometry.size)
-        self._garrison = variant.capture_consequence
-        self.castling = 0
-        self.ep = -1
-        self.ep_key = 0
-        self._codes: dict[tuple[int, str], int] = {}
-        # holdings per side, counted by piece type index (None: the variant has none); the stack of
-        # their changes per move runs beside `stack`
-        self.hold: list[list[int]] | None = [[0] * (len(variant.pieces) + 1) for _ in (0, 1)] \
-            if variant.holdings else None
-        self.hold_stack: list[list[tuple[int, int, int]]] = []
+    Subclasses add their generation and their turn: `Position` (one lattice; `make` passes the turn),
+    `LayeredPosition` (InterGrid's squares and points) and `TilingPosition` (Tiling Rider's tiles), whose
+    `make` keeps the turn and whose `end_turn` passes it.
+    """
 
     def _init_cells(self, tables, cells: int) -> None:
-        """The state every position has, whatever its geometry and turn structure: the cells, each
-        side's occupied cells and King, the side to move, the clocks, the hash and the undo stack.
-        Subclasses (InterGrid's two layers, Tiling Rider's tiles) call this with their own tables;
-        `tables` must give `z_piece[code][cell]` and `checkable[code]`."""
+        """Empty cells and a fresh state; `tables` gives `z_piece[code][cell]` and `checkable[code]`."""
         self.tables = tables
         self.board = [0] * cells
         self.occ: list[set[int]] = [set(), set()]
@@ -88,18 +80,6 @@ class Position:
         self.fullmove = 1
         self.hash = 0
         self.stack: list[tuple] = []
-
-    # -- piece helpers ----------------------------------------------------------------------
-    def code_for(self, side: int, letter: str) -> int:
-        key = (side, letter)
-        code = self._codes.get(key)
-        if code is None:  # cached: hooks ask for it on every move generation
-            code = self._codes[key] = code_of(side, self.variant.type_index(letter))
-        return code
-
-    def letter_at(self, cell: int) -> str | None:
-        p = self.board[cell]
-        return self.variant.pieces[(p & 63) - 1].letter if p else None
 
     def put(self, cell: int, code: int) -> None:
         """Place (or with 0, clear) a piece; used while setting up a position."""
@@ -167,6 +147,37 @@ class Position:
         for cell, p in enumerate(self.board):
             h ^= zp[p][cell]
         return h
+
+class Position(CellPosition):
+    """A one-lattice position (chess, super16, Superchess, diagram variants): `make` plays a move
+    and passes the turn."""
+
+    def __init__(self, variant: Variant, rosters: tuple[Roster, Roster] = (Roster(), Roster())) -> None:
+        self.variant = variant
+        self.rosters = rosters
+        self._init_cells(tables_for(variant, rosters), variant.geometry.size)
+        self._garrison = variant.capture_consequence
+        self.castling = 0
+        self.ep = -1
+        self.ep_key = 0
+        self._codes: dict[tuple[int, str], int] = {}
+        # holdings per side, counted by piece type index (None: the variant has none); the stack of
+        # their changes per move runs beside `stack`
+        self.hold: list[list[int]] | None = [[0] * (len(variant.pieces) + 1) for _ in (0, 1)] \
+            if variant.holdings else None
+        self.hold_stack: list[list[tuple[int, int, int]]] = []
+
+    # -- piece helpers ----------------------------------------------------------------------
+    def code_for(self, side: int, letter: str) -> int:
+        key = (side, letter)
+        code = self._codes.get(key)
+        if code is None:  # cached: hooks ask for it on every move generation
+            code = self._codes[key] = code_of(side, self.variant.type_index(letter))
+        return code
+
+    def letter_at(self, cell: int) -> str | None:
+        p = self.board[cell]
+        return self.variant.pieces[(p & 63) - 1].letter if p else None
 
     def rehash(self) -> int:
         """The hash computed from scratch (make/unmake keep it incrementally)."""
