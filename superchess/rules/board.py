@@ -151,6 +151,12 @@ class Board:
         names, board, of = self.geometry.names, self._pos.board, self._piece_of
         return {names[c]: of[board[c]] for s in (0, 1) for c in sorted(self._pos.occ[s])}
 
+    def piece_symbols(self) -> dict[str, str]:
+        """Square name -> piece symbol ("K", "p"), for every occupied square: `pieces()` as text,
+        what a server sends after every move."""
+        names, board, sym = self.geometry.names, self._pos.board, self._pos.tables.symbol
+        return {names[c]: sym[board[c]] for s in (0, 1) for c in sorted(self._pos.occ[s])}
+
     def holdings(self, side: int) -> dict[str, int]:
         """Piece letter -> count held by `side` (Superchess); empty for variants without holdings."""
         hold = self._pos.hold

@@ -127,25 +127,27 @@ def set_fen(pos: Position, fen: str) -> None:
     pos.hash = pos.rehash()
 
 
+_EMPTY = "\0"  # marks an empty cell while a placement is written; runs of it become their lengths
+_MARKED: dict[int, tuple[list[str], list[str]]] = {}  # id(symbol table) -> (it, it with empties marked)
+
+
 def placement_text(rows, symbol: list[str] | None = None) -> str:
     """A FEN placement field from rows of piece codes (0 = empty), the top row first, each piece
     written as `symbol[code]` (without `symbol` the rows hold the letters, "" = empty), each run of
     empty cells as its length."""
-    out = []
-    for row in rows:
-        parts, empty = [], 0
-        for code in row:
-            if code:
-                if empty:
-                    parts.append(str(empty))
-                    empty = 0
-                parts.append(symbol[code] if symbol else code)
-            else:
-                empty += 1
-        if empty:
-            parts.append(str(empty))
-        out.append("".join(parts))
-    return "/".join(out)
+    if symbol is None:
+        text = "/".join("".join(x or _EMPTY for x in row) for row in rows)
+    else:
+        hit = _MARKED.get(id(symbol))  # the entry holds the table, so its id is not reused meanwhile
+        if hit is None or hit[0] is not symbol:
+            hit = _MARKED[id(symbol)] = (symbol, [x or _EMPTY for x in symbol])
+        get = hit[1].__getitem__
+        text = "/".join("".join(map(get, row)) for row in rows)
+    for n in range(max(map(len, text.split("/"))), 0, -1):  # the longest runs first, so each run is written whole
+        run = _EMPTY * n
+        if run in text:
+            text = text.replace(run, str(n))
+    return text
 
 
 def board_fen(pos: Position) -> str:

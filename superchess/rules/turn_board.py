@@ -112,6 +112,10 @@ class TurnBoard(ABC):
             text += " | " + " ".join(m.text for m in self._stack[start:])
         return text
 
+    def piece_symbols(self) -> dict[str, str]:
+        """Cell name -> piece symbol, for every occupied cell (the subclass's `pieces()` as text)."""
+        return {name: p.symbol() for name, p in self.pieces().items()}
+
     def copy(self) -> "TurnBoard":
         b = type(self)(self.variant.name, self.starting_fen)
         for mv in self.move_stack:

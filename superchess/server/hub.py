@@ -133,7 +133,7 @@ class Hub:
         """Persist the event, then announce it. The events of different games that arrive in the
         same turn of the event loop share one database transaction (group commit); each caller
         waits for its own, holding its game's lock, so a game's events stay one at a time."""
-        g.row.version += 1
+        g.bump_version()
         new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
         if event.get("kind") == "retract":  # the last move of an unfinished turn is taken back
             new_move = (plies - 1, None, now)

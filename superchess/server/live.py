@@ -82,6 +82,7 @@ class LiveGame:
         elif row.status == "setup" and row.setup_deadline is not None:  # likewise for the set-up window
             row.setup_deadline = now + max(0, row.setup_deadline - row.updated_at)
         self._states: dict = {}
+        self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
 
     def rosters(self) -> tuple[Roster, Roster]:
         return Roster.parse(self.row.roster0 or ""), Roster.parse(self.row.roster1 or "")
@@ -345,7 +346,7 @@ class LiveGame:
         version and spliced in: the server sends this after every event."""
         to_move, own = self._own_part(viewer, now, colour)
         shared = self._cached("turn_start_json", lambda: _compact(self._turn_start_shared())[1:-1]) \
-            if self._draft_hidden_from(viewer) else self._cached("shared_json", lambda: _compact(self._shared())[1:-1])
+            if self._draft_hidden_from(viewer) else self._cached("shared_json", self._shared_json)
         legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
         return f'{{{shared},{_compact(own)[1:-1]},"legal":{legal}}}'
 
@@ -376,7 +377,7 @@ class LiveGame:
             for side, _ in taken:
                 captured[side].pop()
         geo = start.geometry
-        return {**self._shared(), "fen": start.fen(), "pieces": {sq: p.symbol() for sq, p in start.pieces().items()},
+        return {**self._shared(), "fen": start.fen(), "pieces": start.piece_symbols(),
                 "moves": [m.text for m in earlier], "move_plies": self.move_plies[:kept], "turn_moves": 0,
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
@@ -417,9 +418,15 @@ class LiveGame:
     def _cached(self, key: str, build):
         """Per-version cache: a state is built once per event however many viewers receive it."""
         hit = self._states.get(key)
-        if hit is None or hit[0] != self.row.version:
-            hit = self._states[key] = (self.row.version, build())
-        return hit[1]
+        if hit is None:
+            hit = self._states[key] = build()
+        return hit
+
+    def bump_version(self) -> int:
+        """A new event: the version grows and what was built for the old one is dropped."""
+        self.row.version += 1
+        self._states.clear()
+        return self.row.version
 
     def _legal_json(self) -> str:
         """The legal moves by origin square, each as its text after the origin: {"h2": ["h3", "h4"],
@@ -429,7 +436,9 @@ class LiveGame:
         ending the turn (`end`) is not listed here but as "can_end_turn"."""
         board = self.game.board
         if not variants.lists_captures(board.variant):
-            return _compact(board.legal_destinations())
+            # square names and move tails are letters and digits: joined without a JSON encoder
+            return "{" + ",".join(f'"{sq}":["' + '","'.join(tails) + '"]'
+                                  for sq, tails in board.legal_destinations().items()) + "}"
         names = board.geometry.names
         by_origin: dict[str, list[str]] = {}
         for mv in board.legal_moves:
@@ -444,22 +453,43 @@ class LiveGame:
 
     def _shared(self) -> dict:
         """The part of the state every viewer sees alike."""
-        return self._cached("shared", self._build_shared)
+        return {**self._static()[0], **self._cached("dynamic", self._build_dynamic)}
 
-    def _build_shared(self) -> dict:
+    def _shared_json(self) -> str:
+        """`_shared()` as JSON members (no braces): the fixed part encoded once per game."""
+        return self._static()[1] + "," + _compact(self._cached("dynamic", self._build_dynamic))[1:-1]
+
+    def _static(self) -> tuple[dict, str]:
+        """The shared facts that do not change with the moves (players join at the start), and their
+        JSON members."""
+        row = self.row
+        key = (row.player0_id, row.player1_id)
+        if self._fixed is None or self._fixed[0] != key:
+            board = self.game.board
+            geo = board.geometry
+            names = [self.names.get(pid) if pid else None for pid in key]
+            fixed = {
+                "id": row.id, "variant": board.variant.name, "title": board.variant.title,
+                "files": geo.files, "ranks": geo.ranks,
+                "players": [{"name": names[s], "side": s} for s in (0, 1)],
+                "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
+                "time_control": {"id": self.tc.id, "name": self.tc.name}, "mode": row.mode,
+                "drafted_turns": variants.drafted_turns(board.variant),
+            }
+            self._fixed = (key, fixed, _compact(fixed)[1:-1])
+        return self._fixed[1], self._fixed[2]
+
+    def _build_dynamic(self) -> dict:
         board = self.game.board
         row = self.row
         geo = board.geometry
         last = board.peek()
         check = board.king(board.turn) if board.is_check() else None
         o = self.game.outcome
-        names = [self.names.get(pid) if pid else None for pid in (row.player0_id, row.player1_id)]
         return {
-            "id": row.id, "version": row.version, "variant": board.variant.name, "title": board.variant.title,
-            "files": geo.files, "ranks": geo.ranks, "status": row.status,
-            "players": [{"name": names[s], "side": s} for s in (0, 1)],
+            "version": row.version, "status": row.status,
             "fen": board.fen(), "turn": board.turn,
-            "pieces": {sq: p.symbol() for sq, p in board.pieces().items()},
+            "pieces": board.piece_symbols(),
             "moves": [m.text for m in board.move_stack],
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
             if last and last.from_cell >= 0 else None,
@@ -469,15 +499,12 @@ class LiveGame:
             and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": [list(c) for c in self.captured],
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
-            "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
             "draw_offer": row.draw_offer,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
-            "time_control": {"id": self.tc.id, "name": self.tc.name},
-            "mode": row.mode, "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
+            "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
             "prelude": self._prelude_view(),
             "setup_deadline": row.setup_deadline,
-            "drafted_turns": variants.drafted_turns(board.variant),
             **variants.turn_facts(board),
         }
 

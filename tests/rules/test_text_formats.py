@@ -25,6 +25,21 @@ def test_fen_round_trip_along_a_random_game(variant):
         b.push(rng.choice(b.legal_moves))
 
 
+@pytest.mark.parametrize("variant", ["super16", "chess", "superchess", "vanguard", "intergrid", "tilingrider"])
+def test_piece_symbols_are_the_pieces_as_text_and_match_the_fen(variant):
+    rng = random.Random(3)
+    b = Board(variant)
+    for _ in range(12):
+        symbols = b.piece_symbols()
+        assert symbols == {sq: p.symbol() for sq, p in b.pieces().items()}
+        if variant in ("super16", "chess"):  # one lattice: the FEN's placement holds the same pieces
+            assert Board(variant, b.fen()).piece_symbols() == symbols
+        moves = [m for m in b.legal_moves if m.from_cell >= 0]
+        if not moves or b.is_game_over():
+            break
+        b.push(rng.choice(moves))
+
+
 def test_fen_multi_digit_empty_runs():
     b = board_with({"a1": "K", "p16": "k", "k10": "N"})
     placement = b.fen().split()[0]
