@@ -6,6 +6,7 @@ works the same. A move is committed here before the server announces it.
 from __future__ import annotations
 
 import secrets
+from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, create_engine,
@@ -93,9 +94,17 @@ _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termin
                          "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen")
 
 
-# built once: constructing SQLAlchemy statements per move costs more than executing them
-_UPDATE_GAME = update(GameRow.__table__).where(GameRow.__table__.c.id == bindparam("game_id")).values(
-    {c: bindparam(c) for c in _MUTABLE_GAME_COLUMNS})
+_FINAL_STATUSES = ("finished", "aborted", "declined")
+
+
+@lru_cache(maxsize=64)
+def _update_game(columns: tuple[str, ...]):
+    """The UPDATE of these columns of one game row, built once per column set: constructing
+    SQLAlchemy statements per move costs more than executing them."""
+    return update(GameRow.__table__).where(GameRow.__table__.c.id == bindparam("game_id")).values(
+        {c: bindparam(c) for c in columns})
+
+
 _INSERT_MOVE = insert(MoveRow.__table__)
 _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == bindparam("game_id"))
                                                & (MoveRow.__table__.c.ply == bindparam("ply")))
@@ -119,6 +128,8 @@ class Store:
         Base.metadata.create_all(self.engine)
         self._add_missing_columns()
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+        # game id -> its mutable columns as this store last committed them (games in play only)
+        self._written: dict[str, tuple] = {}
 
     def _add_missing_columns(self) -> None:
         """A database made by an earlier version gains the columns added since (all have defaults)."""
@@ -215,26 +226,45 @@ class Store:
     def save_games(self, batch: list[tuple[GameRow, tuple[int, str, int] | None]]) -> None:
         """Write several games' states (and each one's new move, if any) in one transaction: the hub
         groups the events of one moment into one commit. Plain UPDATE and INSERT statements: the
-        rows are already known to exist, so no ORM merge round trip. A new move without text,
-        `(ply, None, at)`, takes back the move at that ply (a retracted move of a drafted turn)."""
-        games = []
+        rows are already known to exist, so no ORM merge round trip. Only the columns that changed
+        since this store last wrote the row are set (a move changes the clocks and the version; an
+        UPDATE that sets every column costs SQLite twice as much, foreign keys checked again). A new
+        move without text, `(ply, None, at)`, takes back the move at that ply (a retracted move of
+        a drafted turn)."""
+        updates: dict[tuple[str, ...], list[dict]] = {}
+        written = []
         moves = []
         dropped = []
         for row, new_move in batch:
-            values = {c: getattr(row, c) for c in _MUTABLE_GAME_COLUMNS}
-            values["game_id"] = row.id
-            games.append(values)
+            # a loaded row's attributes are in its __dict__; reading them there skips SQLAlchemy's
+            # instrumentation, which cost more than the UPDATE (unset ones take the ORM's default)
+            loaded = row.__dict__
+            values = tuple([loaded[c] if c in loaded else getattr(row, c) for c in _MUTABLE_GAME_COLUMNS])
+            before = self._written.get(row.id)
+            changed = _MUTABLE_GAME_COLUMNS if before is None else \
+                tuple([c for c, now, then in zip(_MUTABLE_GAME_COLUMNS, values, before) if now != then])
+            if changed:
+                params = {c: v for c, v in zip(_MUTABLE_GAME_COLUMNS, values) if c in changed}
+                params["game_id"] = row.id
+                updates.setdefault(changed, []).append(params)
+            written.append((row.id, values, row.status in _FINAL_STATUSES))
             if new_move and new_move[1] is None:
                 dropped.append({"game_id": row.id, "ply": new_move[0]})
             elif new_move:
                 ply, text, at = new_move
                 moves.append({"game_id": row.id, "ply": ply, "text": text, "at": at})
         with self.engine.begin() as conn:
-            conn.execute(_UPDATE_GAME, games)
+            for columns, params in updates.items():
+                conn.execute(_update_game(columns), params)
             if dropped:
                 conn.execute(_DELETE_MOVE, dropped)
             if moves:
                 conn.execute(_INSERT_MOVE, moves)
+        for game_id, values, final in written:  # committed: what the database now holds
+            if final:
+                self._written.pop(game_id, None)
+            else:
+                self._written[game_id] = values
 
     def games_of(self, player_id: int) -> list[GameRow]:
         with self.session() as s:

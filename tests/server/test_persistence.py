@@ -234,3 +234,23 @@ def test_a_failed_commit_is_an_error_and_changes_nothing(server, reader):
         server.store.save_games = save
         move(w1, [w2], "h2h4")
         assert reader.moves(m.id) == ["h2h4"]
+
+
+def test_saves_write_what_changed_since_the_last_commit_even_after_a_failed_one(server, reader):
+    """The store sets only the columns that changed since it last committed a row; a transaction that
+    failed counts as not written, so its changes go out with the next save."""
+    import sqlalchemy.exc
+
+    m = new_match(server)
+    row = server.store.game(m.id)
+    row.draw_offer, row.version = 1, row.version + 1
+    server.store.save_games([(row, (0, "h2h4", 1))])
+    row.remaining0, row.version = 4321, row.version + 1
+    with pytest.raises(sqlalchemy.exc.IntegrityError):  # ply 0 is taken: the whole transaction fails
+        server.store.save_games([(row, (0, "h2h3", 2))])
+    assert reader.game(m.id).remaining0 != 4321
+    row.version += 1
+    server.store.save_games([(row, None)])
+    saved = reader.game(m.id)
+    assert (saved.draw_offer, saved.remaining0, saved.version) == (1, 4321, row.version)
+    assert reader.moves(m.id) == ["h2h4"]
