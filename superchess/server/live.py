@@ -71,6 +71,7 @@ class LiveGame:
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
         self.taken: list[list[tuple[int, str]]] = []  # each move's captures (side, letter), to retract them
         self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
+        self.move_texts: list[str] = []  # the moves played, as text (what every state lists)
         for text in moves:
             self._play(text)
         if row.status in ("finished", "aborted") and self.game.outcome is None:
@@ -112,6 +113,7 @@ class LiveGame:
         self.taken.append(taken)
         self.move_plies.append((board.fullmove_number - 1) * 2 + board.turn)
         self.game.play(move)
+        self.move_texts.append(move.text)
 
     def start(self, player0: int, player1: int, now: int) -> None:
         self.row.player0_id, self.row.player1_id = player0, player1
@@ -208,6 +210,7 @@ class LiveGame:
         for taken_side, _ in self.taken.pop():  # the last move's captures are the lists' last entries
             self.captured[taken_side].pop()
         self.move_plies.pop()
+        self.move_texts.pop()
         return {"kind": "retract", "move": text, "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
@@ -244,7 +247,7 @@ class LiveGame:
         return self._finish(now)
 
     def _abort(self, side: int, payload: dict, now: int) -> dict:
-        if self._turns_done() >= 2:
+        if self.clock.moves_made >= 2:  # turns finished
             raise ActionError("the game can be aborted only before both sides have moved")
         if self.row.status == "setup" and any(self.rosters()):  # the record keeps what was submitted
             self.game = Game(self.row.variant, self.row.start_fen, self.rosters())
@@ -390,7 +393,7 @@ class LiveGame:
         return to_move, {
             "you": viewer, "can_claim_draw": to_move and self._claimable(),
             "can_abort": status in ("active", "setup") and viewer is not None
-            and self._cached("turns_done", self._turns_done) < 2,
+            and self.clock.moves_made < 2,
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
@@ -453,11 +456,15 @@ class LiveGame:
 
     def _shared(self) -> dict:
         """The part of the state every viewer sees alike."""
-        return {**self._static()[0], **self._cached("dynamic", self._build_dynamic)}
+        return {**self._static()[0], **self._cached("dynamic", self._build_dynamic),
+                "moves": list(self.move_texts)}
 
     def _shared_json(self) -> str:
-        """`_shared()` as JSON members (no braces): the fixed part encoded once per game."""
-        return self._static()[1] + "," + _compact(self._cached("dynamic", self._build_dynamic))[1:-1]
+        """`_shared()` as JSON members (no braces): the fixed part encoded once per game, the move
+        list joined from the texts kept as the moves are played (letters, digits and `@=+-`: nothing
+        to escape)."""
+        return (self._static()[1] + "," + _compact(self._cached("dynamic", self._build_dynamic))[1:-1]
+                + (',"moves":["' + '","'.join(self.move_texts) + '"]' if self.move_texts else ',"moves":[]'))
 
     def _static(self) -> tuple[dict, str]:
         """The shared facts that do not change with the moves (players join at the start), and their
@@ -490,7 +497,6 @@ class LiveGame:
             "version": row.version, "status": row.status,
             "fen": board.fen(), "turn": board.turn,
             "pieces": board.piece_symbols(),
-            "moves": [m.text for m in board.move_stack],
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
