@@ -1,6 +1,6 @@
-"""The position of a two-lattice variant (InterGrid) on the core's representation: a flat board of
-piece codes over both layers' cells, integer moves (encoding.py), make/unmake as lists of cell
-changes, an incremental Zobrist hash.
+"""The position of a two-lattice variant (InterGrid) on the core: a `position.CellPosition` (a flat
+board of piece codes, here over both layers' cells, occupied cells, Kings, incremental Zobrist hash,
+make/unmake as lists of cell changes through its `_apply`/`_restore`) with integer moves (encoding.py).
 
 A turn is a sequence of moves by the same side closed by `end_turn` (InterGrid R8: the square move,
 then optionally a point move): `make` does not pass the turn; `end_turn` does. Both push onto one

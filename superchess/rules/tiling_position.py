@@ -1,15 +1,18 @@
-"""Tiling Rider's position on the core's terms (../shared/rules/tiling-rider.md): cells holding piece
-codes, core move integers, make/unmake as lists of cell changes, an incremental Zobrist hash.
+"""Tiling Rider's position on the core (../shared/rules/tiling-rider.md): a `position.CellPosition`
+(cells holding piece codes, occupied cells, incremental Zobrist hash, make/unmake as lists of cell
+changes through its `_apply`/`_restore`) with core move integers.
 
 One `TilingPosition` is mutated in place: `make(m)` plays a move of the current turn, `end_turn()`
 closes the turn (the other side moves next), `unmake()` takes back the last of either. Besides the
 cells it keeps the turn's bookkeeping (4.1, R10): how many moves were made, the cells of pieces that
 moved alone (`moved`) or took part in an aggregate move (`done`), whether the King moved, whether
-anything was captured; and the turn's allowance (R11, R13), turns without capture and the turn number.
+anything was captured; and the turn's allowance (R11, R13), the turns without capture (`halfmove`) and
+the turn number (`fullmove`).
 
-- A small piece's move is one changes list of two cells (a capture overwrites the target); an
-  aggregate or King move (`UNIT_MOVE`) lifts the four cells of its unit and places them on the
-  destination unit, capturing whatever enemy stands there (3.2, 3.3) in the same list.
+- A small piece's move is one changes list of two cells (a capture overwrites the target; `make`
+  and `unmake` do these two cells inline, the hot case); an aggregate or King move (`UNIT_MOVE`)
+  lifts the four cells of its unit and places them on the destination unit, capturing whatever
+  enemy stands there (3.2, 3.3) in the same list, applied by the base's `_apply`.
 - `legal()` / `iter_legal()` list the moves the player may make now (4.1, 4.2): a King move never
   ends in check; any other move may not leave the King in check unless it was in check just before.
   Only moves that empty a unit can open an aggregate's line (every attack on a King otherwise is a
