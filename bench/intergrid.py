@@ -5,6 +5,7 @@ moves and `end`). Uses only the public Board API, so it runs on any checkout:
     .venv/bin/python bench/intergrid.py                      # this checkout
     PYTHONPATH=../other-worktree .venv/bin/python bench/intergrid.py   # another one, to compare
     .venv/bin/python bench/intergrid.py --search       # the engine: depth and nodes/s per budget
+    .venv/bin/python bench/intergrid.py --make         # the position: make + unmake per move
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from superchess.rules import Board
 MIDDLEGAME_TURNS = (10, 20, 30)
 REPEATS = 30
 SEARCH_BUDGETS_MS = (1000, 5000)
+MAKE_REPEATS = 200
 
 
 def listing_us(b: Board) -> float:
@@ -60,11 +62,42 @@ def search() -> None:
                   f"{r.nodes / seconds / 1000:5.1f}k nodes/s, best {' '.join(r.moves[:2])}")
 
 
+def make_unmake() -> None:
+    """The position's make + unmake (and end_turn + unmake) per move, best of MAKE_REPEATS rounds
+    over every pseudo-legal move at the turn start (square moves) and after the square move (point
+    moves), in nanoseconds."""
+    total = 0.0
+    for name, b in positions():
+        pos = b.position
+        figures = []
+        for part in (0, 1):
+            moves = pos.moves()
+            best = float("inf")
+            for _ in range(MAKE_REPEATS):
+                t0 = time.perf_counter()
+                for m in moves:
+                    pos.make(m)
+                    pos.end_turn()
+                    pos.unmake()
+                    pos.unmake()
+                best = min(best, time.perf_counter() - t0)
+            figures.append((best / len(moves) * 1e9, len(moves)))
+            total += best / len(moves) * 1e9
+            if part == 0:
+                pos.make(moves[0])
+        pos.unmake()
+        print(f"{name:24s} " + "   ".join(f"{ns:6.0f} ns ({n:3d} moves)" for ns, n in figures))
+    print(f"sum {total:.0f} ns (make, end_turn and two unmakes per move)")
+
+
 def main() -> None:
     import superchess
     print(f"code: {Path(superchess.__file__).parent}")
     if "--search" in sys.argv[1:]:
         search()
+        return
+    if "--make" in sys.argv[1:]:
+        make_unmake()
         return
     total = 0.0
     for name, b in positions():

@@ -5,6 +5,7 @@ bench/tiling.py` for an older one). Each figure is the best of a few repetitions
 (no cached list).
 
     .venv/bin/python bench/tiling.py [--repeats 5]
+    .venv/bin/python bench/tiling.py --make    # the position: make + unmake per legal move
 """
 from __future__ import annotations
 
@@ -36,14 +37,35 @@ def best_time(fen: str, repeats: int) -> tuple[float, int]:
     return best, n
 
 
+def make_ns(fen: str, repeats: int) -> tuple[float, int]:
+    """make + end_turn + two unmakes per legal move of the position, best of `repeats` rounds, in ns."""
+    pos = Board("tilingrider", fen).position
+    moves = pos.legal()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for m in moves:
+            pos.make(m)
+            pos.end_turn()
+            pos.unmake()
+            pos.unmake()
+        best = min(best, time.perf_counter() - t0)
+    return best / len(moves) * 1e9, len(moves)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--make", action="store_true", help="time make/unmake instead of legal_moves (200 rounds)")
     args = ap.parse_args(argv)
     start = Board("tilingrider").fen()
     cases = [("start (4! turn)", start), ("start, 2 moves made", start + " | a4a5 c4c5")]
     cases += [(f"middlegame {seed}", middlegame(seed, 6 + 2 * seed)) for seed in range(3)]
     for name, fen in cases:
+        if args.make:
+            ns, n = make_ns(fen, 200)
+            print(f"{name:24s} {n:4d} moves  {ns:7.0f} ns (make, end_turn and two unmakes per move)")
+            continue
         t, n = best_time(fen, args.repeats)
         print(f"{name:24s} {n:4d} moves  {t * 1000:9.2f} ms   {fen}")
     return 0

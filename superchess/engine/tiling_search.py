@@ -139,7 +139,7 @@ def judge_turn_start(pos: TilingPosition) -> int | None:
     """At a turn's start, the game's result from the side that just ended its turn, if it is decided
     by 4.3 here: MATE when the player to move is checkmated, DRAW on stalemate, on a position seen
     before at a turn start (a repetition is as good as a draw) or at the quiet-turn limit; else None."""
-    if pos.repetitions() > 1 or pos.quiet >= pos.tables.data.quiet_turns:
+    if pos.repetitions() > 1 or pos.halfmove >= pos.tables.data.quiet_turns:
         return DRAW
     if pos.in_check():
         search = TurnSearch(turn_rule(pos), _MODEL, search_key, MATE_BUDGET)

@@ -1,6 +1,6 @@
-"""The position of a two-lattice variant (InterGrid) on the core's representation: a flat board of
-piece codes over both layers' cells, integer moves (encoding.py), make/unmake as lists of cell
-changes, an incremental Zobrist hash.
+"""The position of a two-lattice variant (InterGrid) on the core: a `position.CellPosition` (a flat
+board of piece codes, here over both layers' cells, occupied cells, Kings, incremental Zobrist hash,
+make/unmake as lists of cell changes through its `_apply`/`_restore`) with integer moves (encoding.py).
 
 A turn is a sequence of moves by the same side closed by `end_turn` (InterGrid R8: the square move,
 then optionally a point move): `make` does not pass the turn; `end_turn` does. Both push onto one
@@ -11,25 +11,24 @@ point-pieces included); legality is judged at the end of the turn by `turns.py`.
 """
 from __future__ import annotations
 
-from .encoding import CASTLE, CELL_MASK, DOUBLE, EP, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
+from .encoding import CASTLE, CELL_MASK, DOUBLE, EP, PROMO_MASK, PROMO_SHIFT, TO_SHIFT
 from .layered_geometry import POINTS, SQUARES
 from .layered_tables import CAPTURE, QUIET, layered_tables
+from .position import CellPosition
 from .tables import EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, PAT_C, PAT_M, RAY_C, RAY_M, RAY_MC
 
 END = -1  # the end-of-turn entry on the stack
 
 
-class LayeredPosition:
-    """Mutable state: `board[cell]` is a piece code (0 = empty) for every square and point."""
+class LayeredPosition(CellPosition):
+    """Mutable state on the core's `CellPosition`: `board[cell]` is a piece code (0 = empty) for every
+    square and point, plus a sentinel cell that stays empty (unbarred steps)."""
 
     def __init__(self, variant_name: str = "intergrid") -> None:
-        self.tables = t = layered_tables(variant_name)
+        t = layered_tables(variant_name)
         self.variant = t.variant
         self.geometry = t.geometry
-        self.board = [0] * (t.size + 1)  # + the sentinel cell, always empty (unbarred steps)
-        self.occ: list[set[int]] = [set(), set()]
-        self.kings = [-1, -1]
-        self.side = 0
+        self._init_cells(t, t.size + 1)
         self.phase = 0  # moves made in the current turn
         self.castling = 0
         # rights whose King and Rook stood on their cells when the position was set up; the others
@@ -37,26 +36,17 @@ class LayeredPosition:
         self.live_castling = -1
         self.ep = [-1, -1]  # per layer: the cell skipped by that layer's last double step
         self.ep_key = 0
-        self.halfmove = 0  # turns without capture or pawn move (1.1)
-        self.fullmove = 1
-        self.hash = 0
-        self.stack: list[tuple] = []
+        # (the base's `halfmove` counts turns without capture or pawn move here, 1.1)
         self._arrival = self.variant.arrival_captures
 
     # -- set-up ---------------------------------------------------------------------------------
-    def put(self, cell: int, code: int) -> None:
-        """Place (or with 0, clear) a piece while setting up; call `rehash` afterwards."""
-        self._set(cell, self.board[cell], code, 0)
-
     def rehash(self) -> int:
         """Recompute the en passant key and the hash from scratch (make/unmake keep both)."""
         t = self.tables
         self.ep_key = self._ep_key()
         h = t.z_castle[self.castling] ^ self.ep_key ^ t.z_phase[self.phase] ^ (t.z_side if self.side else 0)
-        for cell, p in enumerate(self.board):
-            h ^= t.z_piece[p][cell]
-        self.hash = h
-        return h
+        self.hash = h ^ self._piece_hash()
+        return self.hash
 
     def _ep_key(self) -> int:
         """At a turn's start the en passant targets count only when the side to move could capture
@@ -102,31 +92,25 @@ class LayeredPosition:
 
     def make(self, m: int) -> None:
         """Play move `m` of the side to move; the turn goes on (see `end_turn`)."""
-        board = self.board
         t = self.tables
         side = self.side
         fr = m & CELL_MASK
         layer = self.geometry.layer[fr]
-        pawn = t.pawn[board[fr]]
+        pawn = t.pawn[self.board[fr]]
         entry = (m, self.castling, self.ep[0], self.ep[1], self.ep_key, self.halfmove, self.hash,
                  self.phase, self.kings[0], self.kings[1])
         changes, arrivals = self._own_changes(m)
-        undo = []
-        h = self.hash ^ self.ep_key ^ t.z_phase[self.phase]
-        captured = False
-        castling = self.castling & self.live_castling
-        keep = t.castle_keep
-        for cell, new in changes:
-            old = board[cell]
-            undo.append((cell, old))
-            h = self._set(cell, old, new, h)
-            captured |= bool(old) and old >> SIDE_SHIFT != side
-            castling &= keep[cell]
-        for cell in self._arrival(self, arrivals, side):
-            undo.append((cell, board[cell]))
-            h = self._set(cell, board[cell], 0, h)
+        undo: list[tuple[int, int]] = []
+        h, captured = self._apply(changes, undo, self.hash ^ self.ep_key ^ t.z_phase[self.phase])
+        enclosed = self._arrival(self, arrivals, side)
+        if enclosed:
+            h, _ = self._apply([(cell, 0) for cell in enclosed], undo, h)
             captured = True
-            castling &= keep[cell]
+        castling = self.castling & self.live_castling
+        if castling:  # rights lapse when a King's or Rook's cell changes
+            keep = t.castle_keep
+            for cell, _ in undo:
+                castling &= keep[cell]
         if castling != self.castling:
             h ^= t.z_castle[self.castling] ^ t.z_castle[castling]
             self.castling = castling
@@ -139,19 +123,6 @@ class LayeredPosition:
         self.ep_key = self._ep_key()
         self.hash = h ^ self.ep_key ^ t.z_phase[self.phase]
         self.stack.append(entry + (undo,))
-
-    def _set(self, cell: int, old: int, new: int, h: int) -> int:
-        z = self.tables.z_piece
-        if old:
-            self.occ[old >> SIDE_SHIFT].discard(cell)
-            if self.kings[old >> SIDE_SHIFT] == cell:
-                self.kings[old >> SIDE_SHIFT] = -1
-        self.board[cell] = new
-        if new:
-            self.occ[new >> SIDE_SHIFT].add(cell)
-            if self.tables.checkable[new]:
-                self.kings[new >> SIDE_SHIFT] = cell
-        return h ^ z[old][cell] ^ z[new][cell]
 
     def end_turn(self) -> None:
         """Close the turn: the other side moves; a point double step's target stands only if this
@@ -176,15 +147,8 @@ class LayeredPosition:
             self.side ^= 1
             if self.side:
                 self.fullmove -= 1
-        board = self.board
-        occ = self.occ
-        for cell, old in reversed(undo):
-            new = board[cell]
-            if new:
-                occ[new >> SIDE_SHIFT].discard(cell)
-            board[cell] = old
-            if old:
-                occ[old >> SIDE_SHIFT].add(cell)
+        if undo:  # a turn end changes no cell
+            self._restore(undo)
         self.castling = castling
         self.ep[0], self.ep[1] = ep0, ep1
         self.ep_key = ep_key

@@ -65,8 +65,12 @@ class CellPosition:
     same operation.
 
     Subclasses add their generation and their turn: `Position` (one lattice; `make` passes the turn),
-    `LayeredPosition` (InterGrid's squares and points) and `TilingPosition` (Tiling Rider's tiles), whose
-    `make` keeps the turn and whose `end_turn` passes it.
+    `LayeredPosition` (InterGrid's squares and points plus an always-empty sentinel cell; a move's own
+    changes, then its enclosures, go through `_apply`) and `TilingPosition` (Tiling Rider's tiles; its
+    tables mark no code `checkable`, since it tracks a giant King by its unit's lower-left cell), whose
+    `make` keeps the turn and whose `end_turn` passes it (both push onto `stack`; `unmake` pops either).
+    `Position` and `TilingPosition` keep their plainest move (two cells) inline in make/unmake for speed
+    and send every other move through `_apply`/`_restore`.
     """
 
     def _init_cells(self, tables, cells: int) -> None:

@@ -168,11 +168,11 @@ class TilingBoard(TurnBoard):
     @property
     def halfmove_clock(self) -> int:
         """Whole turns since the last capture, at the current turn's start (4.3)."""
-        return self._state.quiet
+        return self._state.halfmove
 
     @property
     def fullmove_number(self) -> int:
-        return self._state.number
+        return self._state.fullmove
 
     def cell(self, name: str) -> int:
         return _GEO.parse_cell(name)
@@ -270,7 +270,7 @@ class TilingBoard(TurnBoard):
         data = _TABLES.data
         if self.repetition_count() >= data.repetition:
             return Outcome(Termination.REPETITION, None)
-        if self._state.quiet >= data.quiet_turns:
+        if self._state.halfmove >= data.quiet_turns:
             return Outcome(Termination.MOVE_RULE, None)
         return None
 

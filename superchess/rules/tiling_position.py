@@ -1,15 +1,18 @@
-"""Tiling Rider's position on the core's terms (../shared/rules/tiling-rider.md): cells holding piece
-codes, core move integers, make/unmake as lists of cell changes, an incremental Zobrist hash.
+"""Tiling Rider's position on the core (../shared/rules/tiling-rider.md): a `position.CellPosition`
+(cells holding piece codes, occupied cells, incremental Zobrist hash, make/unmake as lists of cell
+changes through its `_apply`/`_restore`) with core move integers.
 
 One `TilingPosition` is mutated in place: `make(m)` plays a move of the current turn, `end_turn()`
 closes the turn (the other side moves next), `unmake()` takes back the last of either. Besides the
 cells it keeps the turn's bookkeeping (4.1, R10): how many moves were made, the cells of pieces that
 moved alone (`moved`) or took part in an aggregate move (`done`), whether the King moved, whether
-anything was captured; and the turn's allowance (R11, R13), turns without capture and the turn number.
+anything was captured; and the turn's allowance (R11, R13), the turns without capture (`halfmove`) and
+the turn number (`fullmove`).
 
-- A small piece's move is one changes list of two cells (a capture overwrites the target); an
-  aggregate or King move (`UNIT_MOVE`) lifts the four cells of its unit and places them on the
-  destination unit, capturing whatever enemy stands there (3.2, 3.3) in the same list.
+- A small piece's move is one changes list of two cells (a capture overwrites the target; `make`
+  and `unmake` do these two cells inline, the hot case); an aggregate or King move (`UNIT_MOVE`)
+  lifts the four cells of its unit and places them on the destination unit, capturing whatever
+  enemy stands there (3.2, 3.3) in the same list, applied by the base's `_apply`.
 - `legal()` / `iter_legal()` list the moves the player may make now (4.1, 4.2): a King move never
   ends in check; any other move may not leave the King in check unless it was in check just before.
   Only moves that empty a unit can open an aggregate's line (every attack on a King otherwise is a
@@ -24,6 +27,7 @@ from collections.abc import Iterator
 
 from .encoding import CELL_MASK, SIDE_SHIFT, TO_SHIFT, code_of
 from .fen import placement_text
+from .position import CellPosition
 from .tiling_tables import AGGREGATE, UNIT_MOVE, TilingTables, tiling_tables
 
 NO_CELLS: frozenset[int] = frozenset()
@@ -33,29 +37,24 @@ class TilingError(ValueError):
     """Bad position text or an illegal move."""
 
 
-class TilingPosition:
-    """Mutable game state: `board[cell]` is a piece code (0 = empty); a giant King's code stands on
-    each of its four cells and `kings[side]` is its unit's lower-left cell."""
+class TilingPosition(CellPosition):
+    """Mutable game state on the core's `CellPosition`: `board[cell]` is a piece code (0 = empty); a
+    giant King's code stands on each of its four cells and `kings[side]` is its unit's lower-left cell
+    (kept here, not by the base: no code is `checkable` per cell). `halfmove` counts the turns without
+    capture, `fullmove` the turns (1.1)."""
 
     def __init__(self, tables: TilingTables | None = None) -> None:
-        self.tables = t = tables or tiling_tables()
+        t = tables or tiling_tables()
         self.geometry = t.geometry
-        self.board = [0] * t.geometry.size
-        self.occ: list[set[int]] = [set(), set()]
-        self.kings = [-1, -1]
-        self.side = 0
+        self._init_cells(t, t.geometry.size)
         self.allowance = t.data.opening_allowances[0]
         self.exact = True
-        self.quiet = 0
-        self.number = 1
         # the turn's bookkeeping (4.1)
         self.made = 0
         self.moved: frozenset[int] = NO_CELLS
         self.done: frozenset[int] = NO_CELLS
         self.king_moved = False
         self.captured = False
-        self.hash = 0
-        self.stack: list[tuple] = []
         self.history: list[int] = [0]  # hashes of the turn starts so far, the current one last
 
     # -- set-up and text ----------------------------------------------------------------------
@@ -74,7 +73,7 @@ class TilingPosition:
             raise TilingError("allowance, quiet-turn count and turn number must be numbers (allowance >= 1)")
         pos._place(placement)
         pos.side, pos.allowance, pos.exact = "wb".index(side), int(digits), allowance.endswith("!")
-        pos.quiet, pos.number = int(quiet), int(number)
+        pos.halfmove, pos.fullmove = int(quiet), int(number)
         pos.hash = pos.rehash()
         pos.history = [pos.hash]
         return pos
@@ -99,7 +98,7 @@ class TilingPosition:
                     raise TilingError(f"unknown piece letter {row[k]!r}")
                 if f >= geo.files:
                     raise TilingError(f"rank {r + 1} is longer than {geo.files} files")
-                self._put(r * geo.files + f, codes[row[k]])
+                self.put(r * geo.files + f, codes[row[k]])
                 f += 1
                 k += 1
             if f != geo.files:
@@ -111,16 +110,10 @@ class TilingPosition:
                 raise TilingError(f"the {'White' if side == 0 else 'Black'} King must fill exactly one unit")
             self.kings[side] = cells[0]
 
-    def _put(self, cell: int, code: int) -> None:
-        self.board[cell] = code
-        self.occ[code >> SIDE_SHIFT].add(cell)
-
     def rehash(self) -> int:
         """The hash computed from scratch (make/unmake keep it incrementally)."""
         t = self.tables
-        h = t.z_allowance(self.allowance, self.exact)
-        for cell, p in enumerate(self.board):
-            h ^= t.z_piece[p][cell]
+        h = t.z_allowance(self.allowance, self.exact) ^ self._piece_hash()
         return h ^ t.z_side if self.side else h
 
     def start_board(self) -> list[int]:
@@ -140,7 +133,7 @@ class TilingPosition:
     def fen(self) -> str:
         """The FEN of the current turn's start (1.1)."""
         allowance = f"{self.allowance}!" if self.exact else str(self.allowance)
-        return f"{self.placement(self.start_board())} {'wb'[self.side]} {allowance} {self.quiet} {self.number}"
+        return f"{self.placement(self.start_board())} {'wb'[self.side]} {allowance} {self.halfmove} {self.fullmove}"
 
     def move_text(self, m: int) -> str:
         """`c7c6`, `i1g1` (King: lower-left squares), `@c5c9` (aggregate)."""
@@ -162,27 +155,34 @@ class TilingPosition:
 
     def make(self, m: int) -> None:
         """Play move `m` of the current turn (generated by `legal`: no test here)."""
-        board, occ, zp = self.board, self.occ, self.tables.z_piece
         side = self.side
-        record = (m, [], self.moved, self.done, self.king_moved, self.captured, self.hash, self.kings[side])
-        undo = record[1]
-        h = self.hash
-        captured = self.captured
-        for cell, new in self.changes(m):
-            old = board[cell]
-            undo.append((cell, old))
-            if old:
-                occ[old >> SIDE_SHIFT].discard(cell)
-                captured |= old >> SIDE_SHIFT != side
-            board[cell] = new
-            h ^= zp[old][cell] ^ zp[new][cell]
-            if new:
-                occ[new >> SIDE_SHIFT].add(cell)
         fr = m & CELL_MASK
         to = (m >> TO_SHIFT) & CELL_MASK
-        if not m & UNIT_MOVE:
+        undo: list[tuple[int, int]] = []
+        self.stack.append((m, undo, self.moved, self.done, self.king_moved, self.captured, self.hash,
+                           self.kings[side]))
+        if not m & UNIT_MOVE:  # a small piece's two cells inline, as the core `Position.make` keeps them
+            board = self.board
+            zp = self.tables.z_piece
+            code, cap = board[fr], board[to]
+            undo += ((fr, code), (to, cap))
+            board[fr], board[to] = 0, code
+            own = self.occ[side]
+            own.discard(fr)
+            own.add(to)
+            h = self.hash ^ zp[code][fr] ^ zp[code][to]
+            if cap:
+                self.occ[side ^ 1].discard(to)
+                self.hash = h ^ zp[cap][to]
+                self.captured = True
+            else:
+                self.hash = h
             self.moved = (self.moved - {fr}) | {to}
-        elif m & AGGREGATE:
+            self.made += 1
+            return
+        self.hash, captured = self._apply(self.changes(m), undo, self.hash)
+        self.captured |= captured
+        if m & AGGREGATE:
             cells = self.geometry.unit_cells
             geo = self.geometry
             self.moved = self.moved - set(cells[geo.unit_of[fr]])
@@ -190,10 +190,7 @@ class TilingPosition:
         else:
             self.king_moved = True
             self.kings[side] = to
-        self.hash = h
-        self.captured = captured
         self.made += 1
-        self.stack.append(record)
 
     def end_turn(self) -> None:
         """Close the turn (4.1, R11): the opponent's allowance is 8! after White's 4!, 9 after Black's
@@ -201,14 +198,14 @@ class TilingPosition:
         t = self.tables
         opening = t.data.opening_allowances
         self.stack.append((None, self.allowance, self.exact, self.made, self.moved, self.done, self.king_moved,
-                           self.captured, self.quiet, self.number, self.hash))
+                           self.captured, self.halfmove, self.fullmove, self.hash))
         if self.exact:
             nxt = opening.index(self.allowance) + 1 if self.allowance in opening else len(opening)
             allowance, exact = (opening[nxt], True) if nxt < len(opening) else (t.data.after_opening, False)
         else:
             allowance, exact = self.made + 1, False
-        self.quiet = 0 if self.captured else self.quiet + 1
-        self.number += self.side
+        self.halfmove = 0 if self.captured else self.halfmove + 1
+        self.fullmove += self.side
         self.hash ^= t.z_side ^ t.z_allowance(self.allowance, self.exact) ^ t.z_allowance(allowance, exact)
         self.side ^= 1
         self.allowance, self.exact = allowance, exact
@@ -221,20 +218,23 @@ class TilingPosition:
         if record[0] is None:
             self.history.pop()
             (_, self.allowance, self.exact, self.made, self.moved, self.done, self.king_moved,
-             self.captured, self.quiet, self.number, self.hash) = record
+             self.captured, self.halfmove, self.fullmove, self.hash) = record
             self.side ^= 1
             return
-        _, undo, self.moved, self.done, self.king_moved, self.captured, self.hash, king = record
-        board, occ = self.board, self.occ
-        for cell, old in reversed(undo):
-            new = board[cell]
-            if new:
-                occ[new >> SIDE_SHIFT].discard(cell)
-            board[cell] = old
-            if old:
-                occ[old >> SIDE_SHIFT].add(cell)
-        self.kings[self.side] = king
+        m, undo, self.moved, self.done, self.king_moved, self.captured, self.hash, king = record
         self.made -= 1
+        if m & UNIT_MOVE:
+            self._restore(undo)
+            self.kings[self.side] = king
+            return
+        (fr, code), (to, cap) = undo
+        board = self.board
+        board[fr], board[to] = code, cap
+        own = self.occ[self.side]
+        own.discard(to)
+        own.add(fr)
+        if cap:
+            self.occ[self.side ^ 1].add(to)
 
     # -- attacks and check --------------------------------------------------------------------
     def is_attacked(self, cell: int, by: int) -> bool:

@@ -84,6 +84,8 @@ class TilingTables:
         self.small = [False] * MAX_CODE       # moves alone, elongates, forms aggregates
         self.symbol = [""] * MAX_CODE
         self.king_code = [0, 0]
+        # no code marks a royal cell for `CellPosition`: the position tracks a giant King by its unit
+        self.checkable = [False] * MAX_CODE
         self.steps: list[list | None] = [None] * MAX_CODE
         self.rides: list[list | None] = [None] * MAX_CODE
         raw = [[{} for _ in range(n)] for _ in range(2)]  # side -> target -> attacker cell -> codes

@@ -56,3 +56,8 @@ def line_targets(square: str, vectors, reach: int = 1) -> set[str]:
 
 
 EIGHT = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+
+
+def occupied_by_side(board: list[int]) -> list[set[int]]:
+    """Each side's occupied cells read off a board of piece codes (what `CellPosition.occ` keeps)."""
+    return [{c for c, p in enumerate(board) if p and p >> 6 == side} for side in (0, 1)]

@@ -19,6 +19,7 @@ from superchess.rules.layered_variant import get_layered_variant
 from superchess.rules.position_cursor import Cursor
 
 from . import intergrid_reference as ig
+from .helpers import occupied_by_side
 from .test_intergrid import pos as ref_pos
 
 GEO = get_layered_variant("intergrid").geometry
@@ -166,6 +167,12 @@ def _ref_attacks(state: ig.State) -> list[tuple[int, int]]:
     return [(s, by) for s in range(64) for by in (0, 1) if ig.square_attacked(state, s, "wb"[by])]
 
 
+def _assert_cell_state(p: LayeredPosition) -> None:
+    """The CellPosition state follows the cells: each side's occupied cells, the Kings' cells."""
+    assert p.occ == occupied_by_side(p.board)
+    assert p.kings == [p.board.index(code) if code in p.board else -1 for code in p.tables.king_code]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_position_matches_reference_in_random_games(seed):
     """Seeded random games: at every step the core's pseudo-legal moves of each turn part, the
@@ -189,11 +196,13 @@ def test_position_matches_reference_in_random_games(seed):
         p.end_turn()
         state = ig.apply_point(mid, turn.point).state
         assert layered_fen(p) == ig.fen(state) and p.rehash() == p.hash
+        _assert_cell_state(p)
         if state.king("w") is None or state.king("b") is None:
             break
     while p.stack:
         p.unmake()
     assert layered_fen(p) == ig.START_FEN
+    _assert_cell_state(p)
 
 
 @settings(max_examples=20, deadline=None)

@@ -20,6 +20,7 @@ from superchess.rules.tiling_tables import tiling_tables
 from superchess.rules.turns import TurnSearch
 from tests.rules import tiling_reference as T
 
+from .helpers import occupied_by_side
 from .test_tiling import position, random_position
 
 
@@ -69,6 +70,9 @@ def _compare(pos: TilingPosition, state: T.State) -> list[str]:
     assert pos.fen() == T.fen(state)
     assert pos.in_check() == T.is_check(state)
     assert pos.hash == pos.rehash()
+    assert pos.occ == occupied_by_side(pos.board)  # the CellPosition state follows the cells
+    king_cells = [[c for c, p in enumerate(pos.board) if p == pos.tables.king_code[side]] for side in (0, 1)]
+    assert pos.kings == [min(cells) for cells in king_cells]  # the lower-left cell of each King's unit
     assert pos.made == len(state.made)
     texts = move_texts(pos)
     assert texts == reference_texts(state)
@@ -99,6 +103,7 @@ def _random_game(pos: TilingPosition, state: T.State, rng: random.Random, plies:
     while pos.stack:
         pos.unmake()
     assert (pos.fen(), pos.hash) == (fen0, hash0)
+    assert pos.occ == occupied_by_side(pos.board)
 
 
 @pytest.mark.parametrize("seed", range(4))
