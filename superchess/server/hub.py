@@ -13,16 +13,49 @@ from .store import Store
 
 log = logging.getLogger("superchess.server")
 
+#: events per database transaction at most; one commit costs about as much as a few saved moves
+GROUP_COMMIT = 16
+
+
+class _Unfinished:
+    """A send that had to wait (the transport pushed back): awaiting this finishes it. It yields the
+    future the send is waiting on, so the awaiting task suspends on it, then resumes the send."""
+
+    def __init__(self, coro, waiting_on) -> None:
+        self.coro = coro
+        self.waiting_on = waiting_on
+
+    def __await__(self):
+        waiting_on = self.waiting_on
+        while True:
+            try:
+                yield waiting_on
+            except BaseException as e:  # the writer was cancelled: pass it on to the send
+                try:
+                    waiting_on = self.coro.throw(e)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting_on = self.coro.send(None)
+            except StopIteration:
+                return
+
 
 class Connection:
-    """One websocket viewer; messages go out through its own queue so a slow client never holds up
-    a game."""
+    """One websocket viewer. A message is handed to the socket at once when nothing is waiting
+    before it (a send that needs no waiting never yields), so a game's broadcast leaves at its commit
+    instead of after every task the event loop has queued by then; otherwise it joins this
+    connection's queue, which its writer task empties in order, so a slow client never holds up a
+    game."""
 
     def __init__(self, send_text: Callable, player_id: int | None) -> None:
         self.send_text = send_text
         self.player_id = player_id
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.queue: asyncio.Queue = asyncio.Queue()
         self.task: asyncio.Task | None = None
+        self.sending = False  # the writer is in the middle of a send
+        self.closed = False
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._writer())
@@ -30,12 +63,29 @@ class Connection:
     async def _writer(self) -> None:
         try:
             while True:
-                await self.send_text(await self.queue.get())
+                item = await self.queue.get()
+                self.sending = True
+                await (item if isinstance(item, _Unfinished) else self.send_text(item))
+                self.sending = False
         except Exception:  # the socket closed: the reader side cleans up
-            pass
+            self.closed = True
 
     def send(self, message: dict | str) -> None:
-        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
+        text = message if isinstance(message, str) else json.dumps(message)
+        if self.closed:
+            return
+        if self.sending or not self.queue.empty() or self.task is None:
+            self.queue.put_nowait(text)
+            return
+        coro = self.send_text(text)
+        try:
+            waiting_on = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket closed: the reader side cleans up
+            self.closed = True
+            return
+        self.queue.put_nowait(_Unfinished(coro, waiting_on))  # the writer finishes it, before the rest
 
     def close(self) -> None:
         if self.task:
@@ -131,8 +181,10 @@ class Hub:
 
     async def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
         """Persist the event, then announce it. The events of different games that arrive in the
-        same turn of the event loop share one database transaction (group commit); each caller
-        waits for its own, holding its game's lock, so a game's events stay one at a time."""
+        same turn of the event loop share one database transaction (group commit), up to
+        `GROUP_COMMIT` events: a full batch is committed and announced at once, so under load the
+        first moves of a busy turn do not wait for the last ones. Each caller waits for its own,
+        holding its game's lock, so a game's events stay one at a time."""
         g.bump_version()
         new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
         if event.get("kind") == "retract":  # the last move of an unfinished turn is taken back
@@ -142,10 +194,14 @@ class Hub:
             loop.call_soon(self._flush)
         done = loop.create_future()
         self._batch.append((g, event, now, new_move, done))
+        if len(self._batch) >= GROUP_COMMIT:
+            self._flush()
         await done
 
     def _flush(self) -> None:
         batch, self._batch = self._batch, []
+        if not batch:  # a full batch was committed before this scheduled flush came round
+            return
         try:
             self.store.save_games([(g.sync_row(now), new_move) for g, _, now, new_move, _ in batch])
         except Exception:
