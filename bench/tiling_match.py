@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from superchess.engine.play import choose_move
-from superchess.engine.tiling_search import evaluate
+from superchess.engine.tiling_search import RETRACT, evaluate
 from superchess.rules import Board
 from superchess.rules.turns import END_TURN
 
@@ -43,6 +43,7 @@ def play_game(args: argparse.Namespace, a_white: bool, start: list[str], times: 
         b.push_text(text)
     clock = [args.tc_ms, args.tc_ms]
     turn_time = 0.0
+    retracts = 0
     while True:
         outcome = b.outcome() if not b.moves_in_turn else None
         if outcome is not None:
@@ -57,8 +58,8 @@ def play_game(args: argparse.Namespace, a_white: bool, start: list[str], times: 
         t0 = time.monotonic()
         try:
             text = choose_move("tilingrider", None, [m.text for m in b.move_stack], None, level, clock[side], args.inc_ms)
-        except ValueError:  # stuck mid-turn: the computer cannot take moves back (R12)
-            winner, why = 1 - side, "stuck mid-turn"
+        except ValueError:  # no legal turn found at all (only taking moves back could not help)
+            winner, why = 1 - side, "no legal turn found"
             break
         spent = time.monotonic() - t0
         times[level][0].append(spent)
@@ -67,13 +68,17 @@ def play_game(args: argparse.Namespace, a_white: bool, start: list[str], times: 
         if clock[side] < 0:
             winner, why = 1 - side, "time"
             break
+        if text == RETRACT:  # its unfinished turn led nowhere: a move taken back (R12)
+            b.pop()
+            retracts += 1
+            continue
         b.push_text(text)
         if text == END_TURN or not b.moves_in_turn:
             clock[side] += args.inc_ms
             times[level][1].append(turn_time)
             turn_time = 0.0
     a_side = 0 if a_white else 1
-    return (0.5 if winner is None else float(winner == a_side)), f"{why}, {len(b.turn_texts())} turns"
+    return (0.5 if winner is None else float(winner == a_side)), f"{why}, {len(b.turn_texts())} turns, {retracts} moves taken back"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -220,30 +220,37 @@ class TurnSearcher:
                 pos.unmake()
 
     def completion(self, budget: int) -> tuple[int, ...] | None:
-        """A line that completes the turn legally, depth first in the rules' order (in check: King
-        moves and captures first), within `budget` states; None when none was found."""
-        pos, failed = self.pos, set()
+        """A line that completes the turn legally within `budget` states, None when none was found:
+        depth first in the rules' order (in check: King moves and captures first), deepening the
+        line's length one move at a time (a short way out of check is found before long detours),
+        with the rules' sound cut on lines that cannot get the King out of check in the moves left."""
+        pos, failed = self.pos, {}
+        budget += self.nodes
 
-        def search() -> tuple[int, ...] | None:
+        def search(limit: int) -> tuple[int, ...] | None:
             if pos.made and _may_end(pos):
                 return ()
+            left = limit - pos.made
             key = pos.key()
-            if key in failed:
+            if left <= 0 or failed.get(key, -1) >= left or _MODEL.out_of_reach(pos, left):
                 return None
             for m in _MODEL.moves(pos):
                 self.nodes += 1
                 if self.nodes > budget:
                     return None
                 pos.make(m)
-                rest = search()
+                rest = search(limit)
                 pos.unmake()
                 if rest is not None:
                     return (m,) + rest
-            failed.add(key)
+            failed[key] = max(left, failed.get(key, -1))
             return None
 
-        budget += self.nodes
-        return search()
+        for limit in range(max(pos.made + 1, turn_rule(pos).min_moves), pos.allowance + 1):
+            line = search(limit)
+            if line is not None or self.nodes > budget:
+                return line
+        return None
 
     def best(self) -> tuple[int, tuple[int, ...]] | None:
         """(score, line) of the best turn found from the current state; None when the beam found none.
@@ -268,29 +275,50 @@ class TurnSearcher:
 
 def best_turn(board: TilingBoard, level: int = DEFAULT_LEVEL, movetime_ms: float | None = DEFAULT_MOVETIME_MS,
               stop: threading.Event | None = None, seed: int = 0) -> TurnResult:
-    """The best line found at `level` (1-8) for the rest of the board's turn; its first move is always
-    legal."""
+    """The best line found at `level` (1-8) for the rest of the board's turn: a whole legal completion
+    (4.2: it ends with the King safe), so its first move is legal and the turn can be finished after
+    it; no moves when none was found (the turn in check may have none from here)."""
+    return search_turn(board.position, level, movetime_ms, stop, seed)
+
+
+def search_turn(pos: TilingPosition, level: int = DEFAULT_LEVEL, movetime_ms: float | None = DEFAULT_MOVETIME_MS,
+                stop: threading.Event | None = None, seed: int = 0) -> TurnResult:
+    """`best_turn` on the position itself (left as it was found)."""
     deadline = None if movetime_ms is None else time.monotonic() + movetime_ms / 1000
-    pos = board.position
     searcher = TurnSearcher(pos, tiling_levels()[level], deadline, stop, seed)
     best = searcher.best()
     if best is None:  # no completion in the beam (in check, or out of time): any completion found
         line = searcher.completion(COMPLETION_BUDGET)
-        if line is not None:
-            return TurnResult([pos.move_text(m) for m in line], _replay(pos, line, evaluate, pos, pos.side), searcher.nodes)
-    if best is None:  # none: the best legal move now (R12: its completion is undecided)
-        moves = {pos.move_text(m): m for m in pos.legal()}  # `end` is not legal here: best is None
-        scored = [(_replay(pos, (moves[mv.text],), lambda: evaluate(pos, pos.side)), mv.text) for mv in board.legal_moves]
-        return TurnResult([max(scored)[1]] if scored else [], max(scored)[0] if scored else 0, searcher.nodes)
+        if line is None:
+            return TurnResult([], 0, searcher.nodes)
+        best = _replay(pos, line, evaluate, pos, pos.side), line
     return TurnResult([pos.move_text(m) for m in best[1]] or [END_TURN], best[0], searcher.nodes)
 
 
-def board_after(start_fen: str | None, moves: list[str]) -> TilingBoard:
-    """The board after a game's `moves` from `start_fen` (None: the start; it may carry moves of an
+def retreat(pos: TilingPosition, retractable: int, level: int, movetime_ms: float | None,
+            seed: int = 0) -> tuple[int, TurnResult] | None:
+    """When no completion is found from the middle of a turn (a move of it was offered undecided and
+    leads nowhere, R12): how many of the turn's last moves to take back (at most `retractable`)
+    and the line found from there, the fewest taken back first; None when taking back finds none.
+    The position is left as it was found."""
+    undone: list[int] = []
+    try:
+        while len(undone) < min(retractable, pos.made):
+            undone.append(pos.stack[-1][0])  # a move record: (move, changes, ...)
+            pos.unmake()
+            result = search_turn(pos, level, movetime_ms, seed=seed)
+            if result.moves:
+                return len(undone), result
+        return None
+    finally:
+        for m in reversed(undone):
+            pos.make(m)
+def position_after(start_fen: str | None, moves: list[str]) -> TilingPosition:
+    """The position after a game's `moves` from `start_fen` (None: the start; it may carry moves of an
     unfinished turn after ` | `), replayed on one `TilingPosition`: each move is found among the
     moves the position allows now (the server judged the whole turn when it was played), without
-    the turn search a `TilingBoard` runs before accepting a move. The board starts at the current
-    turn's start; the earlier turn starts are kept as hashes (repetitions, 4.3)."""
+    the turn search a `TilingBoard` runs before accepting a move. Mid-turn, the turn's moves are made
+    on it (they can be unmade); every turn start is in its history (repetitions, 4.3)."""
     start_text, _, first = (start_fen or VARIANT.start_fen).partition("|")
     pos = TilingPosition.from_fen(start_text.strip())
     made: list[str] = []
@@ -304,51 +332,77 @@ def board_after(start_fen: str | None, moves: list[str]) -> TilingBoard:
         if text == END_TURN or pos.made >= pos.allowance:  # the last allowed move ends the turn
             pos.end_turn()
             made = []
-    board = TilingBoard(VARIANT.name, f"{pos.fen()} | {' '.join(made)}" if made else pos.fen())
+    return pos
+
+
+def board_after(start_fen: str | None, moves: list[str]) -> TilingBoard:
+    """`position_after` as a board: it starts at the current turn's start (the turn's moves so far
+    pushed on it); the earlier turn starts are kept as hashes (repetitions, 4.3)."""
+    pos = position_after(start_fen, moves)
+    made = " ".join(pos.move_text(record[0]) for record in pos.stack[len(pos.stack) - pos.made:])
+    board = TilingBoard(VARIANT.name, f"{pos.fen()} | {made}" if made else pos.fen())
     board.position.history[:0] = pos.history[:-1]  # the earlier turn starts: repetitions (4.3) are seen
     return board
 
 
 _PLANS: dict[tuple, list[str]] = {}  # (level, start, moves) -> the rest of a turn planned there
 _PLANS_KEPT = 64
+#: The computer's answer when the unfinished turn it is in has no completion it can find: take back
+#: the turn's last move (R12; the server's `retract` action), then follow the line found before it.
+RETRACT = "retract"
 
 
 def choose_tiling_move(start_fen: str | None, moves: list[str], level: int,
                        soft_ms: Callable[[int], int | None]) -> str:
-    """The computer's next move of its turn (`end` included) for the server, at `level`. The whole
-    turn is planned at its first move, for the level's share of the clock (`soft_ms(turn number)`,
-    None: the default), and the next calls in this process follow the plan; without a plan (another
-    process made it) the rest of the turn is searched for that share divided among the moves the
-    turn may still hold."""
+    """The computer's next move of its turn (`end` included) for the server, at `level`, or RETRACT.
+    Only a move of a whole legal completion found is played (4.2: the turn can always be finished).
+    The whole turn is planned at its first move, for the level's share of the clock (`soft_ms(turn
+    number)`, None: the default), and the next calls in this process follow the plan; without a
+    plan (another process made it) the rest of the turn is searched for that share divided among
+    the moves the turn may still hold. Mid-turn with no completion found (an earlier move was
+    offered undecided, R12), the turn's last moves are taken back one RETRACT at a time until a
+    completion is found, and the plan is to follow it."""
     plan = _PLANS.get((level, start_fen, tuple(moves)))
     if plan:
         return plan[0]
-    board = board_after(start_fen, moves)
-    movetime = soft_ms(board.fullmove_number)
+    pos = position_after(start_fen, moves)
+    movetime = soft_ms(pos.number)
     movetime = DEFAULT_MOVETIME_MS if movetime is None else movetime
-    share = 1 if board.moves_in_turn == 0 else max(1, board.moves_left)
-    line = best_turn(board, level, movetime / share, seed=len(moves)).moves
-    if not line:  # an earlier move of the turn was offered undecided and leads nowhere (R12)
-        raise ValueError(f"no move completes the turn from {board.fen()}")
+    share = 1 if pos.made == 0 else max(1, pos.allowance - pos.made)
+    line = search_turn(pos, level, movetime / share, seed=len(moves)).moves
+    back = 0
+    if not line:
+        found = retreat(pos, len(moves), level, movetime / share, seed=len(moves))
+        if found is None:
+            raise ValueError(f"no legal completion of the turn found from {pos.fen()} (made: {pos.made})")
+        back, line = found[0], found[1].moves
     if len(_PLANS) > _PLANS_KEPT:
         _PLANS.clear()
-    for i in range(len(line) - 1):  # the plan as seen after each of its moves but the last
-        _PLANS[(level, start_fen, tuple(moves) + tuple(line[:i + 1]))] = line[i + 1:]
-    return line[0]
+    base = tuple(moves[:len(moves) - back])
+    plan = [RETRACT] * back + line
+    for i in range(1, len(plan)):  # the plan as seen after each of its steps but the last
+        after = tuple(moves[:len(moves) - i]) if i <= back else base + tuple(line[:i - back])
+        _PLANS[(level, start_fen, after)] = plan[i:]
+    return plan[0]
 
 
 def think_uci(board: TilingBoard, opts: dict[str, int], infinite: bool, stop: threading.Event,
               send: Callable[[str], None]) -> None:
     """The UCI `go` for Tiling Rider at the Level option (`opts["level"]`, default 8): movetime, or a
     share of the clock; one `info` line with the line found, then `bestmove` with its next move
-    (`end` included)."""
-    if not board.legal_moves:
+    (`end` included); mid-turn with no completion found, `bestmove 0000` and an `info string` to
+    take the turn's last move back (R12)."""
+    if not board.legal_moves and not board.moves_in_turn:
         send("info string the game is over: no legal move")
         send("bestmove 0000")
         return
     movetime = uci_think_ms(opts, board.turn, board.fullmove_number, infinite, DEFAULT_MOVETIME_MS)
     t0 = time.monotonic()
     result = best_turn(board, opts.get("level", DEFAULT_LEVEL), movetime, stop)
+    if not result.moves:  # mid-turn with no completion found: only taking moves back helps (R12)
+        send("info string no legal completion of this turn found: take back its last move")
+        send("bestmove 0000")
+        return
     send(f"info depth {len(result.moves)} score cp {result.score} nodes {result.nodes} "
          f"time {int((time.monotonic() - t0) * 1000)} pv {' '.join(result.moves)}")
     if infinite:  # UCI: in infinite mode bestmove waits for stop

@@ -19,6 +19,7 @@ from .board import Move, Piece
 from .encoding import CELL_MASK, TO_SHIFT
 from .outcome import Outcome, Termination
 from .program import Roster
+from .tiling_escape import can_escape
 from .tiling_layout import GEOMETRY, TilingGeometry
 from .tiling_position import TilingPosition
 from .tiling_tables import AGGREGATE, UNIT_MOVE, tiling_data, tiling_tables
@@ -84,6 +85,10 @@ class TilingModel:
 
     def turn_ok(self, ended: TilingPosition, mover: int) -> bool:
         return not ended.in_check(mover)  # 4.2: the mover's King is not in check at the end
+
+    def out_of_reach(self, pos: TilingPosition, moves_left: int) -> bool:
+        """Can the King not be out of check within `moves_left` moves (tiling_escape's sound bound)?"""
+        return not can_escape(pos, moves_left)
 
 
 _MODEL = TilingModel()

@@ -60,6 +60,14 @@ class TurnModel(Protocol[S, M]):
 
     # optional, for a model over one mutable position: def undo(self, state: S) -> None
     # (take back the last `play` or `end_turn`)
+    # optional: def out_of_reach(self, state: S, moves_left: int) -> bool (True only when no legal
+    # completion can exist within `moves_left` more moves: a sound cut, never a guess)
+
+
+def out_of_reach(model: TurnModel, state, moves_left: int) -> bool:
+    """The model's sound test that no completion exists within `moves_left` moves (False without one)."""
+    test = getattr(model, "out_of_reach", None)
+    return test is not None and test(state, moves_left)
 
 
 def undo_in_place(model: TurnModel, state) -> None:
@@ -96,39 +104,55 @@ class TurnSearch(Generic[S, M]):
 
     def completable(self, state: S, made: int, mover: int) -> bool:
         """Does some legal completion of the turn exist from here?"""
-        return self._completable(state, made, mover, set(), [0])
+        failed: dict = {}
+        visited = [0]
+        return any(self._completable(state, made, mover, limit, failed, visited) for limit in self._limits(made))
 
-    def _completable(self, state: S, made: int, mover: int, failed: set, visited: list[int]) -> bool:
+    def _limits(self, made: int) -> range:
+        """The rounds of the iterative deepening from `made` moves: completions ending after `limit`
+        moves at most, shortest first (a short way out of check is found before long detours are
+        explored); the last round reaches the turn's maximum, so the search stays complete."""
+        return range(max(made, self.rule.min_moves), self.rule.max_moves + 1)
+
+    def _completable(self, state: S, made: int, mover: int, limit: int, failed: dict, visited: list[int]) -> bool:
+        """Does a legal completion end after `limit` moves at most? `failed` maps a state's key to
+        the most moves left with which it was shown to have none."""
         if self.can_end(state, made, mover):
             return True
-        if made >= self.rule.max_moves:
+        if made >= limit:
             return False
+        left = limit - made
         key = None if self.key is None else self.key(state)
-        if key is not None and key in failed:
+        if key is not None and failed.get(key, -1) >= left:
+            return False
+        if out_of_reach(self.model, state, left):
             return False
         for m in self.model.moves(state):
             visited[0] += 1
             if self.budget is not None and visited[0] > self.budget:
                 return True
             child = self.model.play(state, m)
-            ok = self._completable(child, made + 1, mover, failed, visited)
+            ok = self._completable(child, made + 1, mover, limit, failed, visited)
             undo_in_place(self.model, child)
             if ok:
                 return True
         if key is not None:
-            failed.add(key)
+            failed[key] = max(left, failed.get(key, -1))
         return False
 
     def continuations(self, state: S, made: int, mover: int) -> tuple[list[M], bool]:
-        """(the moves that start a legal completion, whether the end-of-turn move is legal now)."""
+        """(the moves that start a legal completion, whether the end-of-turn move is legal now).
+        Every move is tried in each round of the deepening before any is tried in the next."""
         if made >= self.rule.max_moves:
             return [], False
-        failed: set = set()
+        failed: dict = {}
         visited = [0]
-        moves = []
-        for m in self.model.moves(state):
-            child = self.model.play(state, m)
-            if self._completable(child, made + 1, mover, failed, visited):
-                moves.append(m)
-            undo_in_place(self.model, child)
-        return moves, self.can_end(state, made, mover)
+        candidates = list(self.model.moves(state))
+        found = [False] * len(candidates)
+        for limit in self._limits(made + 1):
+            for i, m in enumerate(candidates):
+                if not found[i]:
+                    child = self.model.play(state, m)
+                    found[i] = self._completable(child, made + 1, mover, limit, failed, visited)
+                    undo_in_place(self.model, child)
+        return [m for m, ok in zip(candidates, found) if ok], self.can_end(state, made, mover)

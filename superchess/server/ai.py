@@ -15,6 +15,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
 from ..engine import choose_move, warm_up
+from ..engine.tiling_search import RETRACT
 from .live import ActionError, LiveGame
 
 if TYPE_CHECKING:
@@ -105,7 +106,10 @@ class AIPlayers:
         if current is None or current.row.version != version:
             return  # the game moved on (resignation, time, abort) while it thought
         try:
-            await self.hub.act(row.id, bot_id, "move", {"move": text})
+            if text == RETRACT:  # Tiling Rider: its unfinished turn leads nowhere; take a move back (R12)
+                await self.hub.act(row.id, bot_id, "retract", {})
+            else:
+                await self.hub.act(row.id, bot_id, "move", {"move": text})
         except ActionError as e:
             log.error("the computer's move %s was refused in game %s: %s", text, row.id, e)
 

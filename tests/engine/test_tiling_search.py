@@ -13,16 +13,19 @@ import pytest
 from superchess.engine.play import choose_move
 from superchess.engine.tiling_search import (
     MATE,
+    RETRACT,
     TurnSearcher,
     best_turn,
     board_after,
+    position_after,
+    search_turn,
     tiling_levels,
 )
 from superchess.rules import Board, Piece
 from superchess.rules.turns import END_TURN
 from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
 from tests.rules import tiling_reference as T
-from tests.rules.test_tiling import position
+from tests.rules.test_tiling import position, random_position
 
 
 def board(pieces: dict[str, str], **kw) -> Board:
@@ -207,3 +210,66 @@ def test_in_check_a_completion_is_found_beyond_the_beam():
     assert searcher.best() is None
     assert [b.position.move_text(m) for m in searcher.completion(1_000)] == ["i1g1"]
     assert best_turn(b, 1, movetime_ms=None).moves == ["i1g1"]
+
+
+# ---------------------------------------------------------------- never stuck in a turn (R12, 4.2)
+
+# White in check from the Guard aggregate m11-n12 riding at its King q11-r12, two moves allowed: the
+# Knight m7 must block (or the King step) within them; a first move elsewhere (the Guard k2l2) leaves
+# one move and no way out of check (4.2), though the rules could offer it undecided (R12).
+DEAD_END = "18/18/6kk10/6kk10/12gg2KK/w11gg2KK/7W10/18/18/12N3n1/8ff8/8ff8/15f2/2w15/10G7/18 w 2 0 1"
+
+
+def play_out(fen: str, moves: list[str], level: int) -> tuple[list[str], list[str]]:
+    """choose_move until the turn from `fen` ends, taking back on RETRACT as the server does; (the
+    turn's moves, every answer given)."""
+    answers: list[str] = []
+    while len(answers) < 10:
+        text = choose_move("tilingrider", fen, moves, None, level, None, 0)
+        answers.append(text)
+        if text == RETRACT:
+            moves.pop()
+            continue
+        moves.append(text)
+        if text == END_TURN or len(moves) == Board("tilingrider", fen).allowance:
+            return moves, answers
+    raise AssertionError(f"no turn end after {answers}")
+
+
+@pytest.mark.parametrize("level", [1, 8])
+def test_a_turn_that_leads_nowhere_is_taken_back_and_finished(level):
+    """tiling R12, 4.2: mid-turn after k2l2 no completion exists; the engine finds none, answers
+    RETRACT (the old one raised), then plays a whole legal turn: every move accepted by the Board,
+    which ends with the King safe."""
+    assert "k2l2" not in {m.text for m in Board("tilingrider", DEAD_END).legal_moves}
+    assert search_turn(position_after(DEAD_END, ["k2l2"]), level, None).moves == []
+    moves, answers = play_out(DEAD_END, ["k2l2"], level)
+    assert answers[0] == RETRACT and "k2l2" not in moves
+    b = Board("tilingrider", DEAD_END)
+    for text in moves:
+        b.push_text(text)
+    assert b.turn == 1 and not T.is_check(T.parse(b.fen()), 0)
+
+
+def test_every_line_found_in_check_is_a_whole_legal_turn():
+    """tiling 4.2, R12: in seeded random positions in check (and mid-turn after random moves), the
+    line the engine answers is a completion: pushed on the Board move by move (then `end` if the turn
+    is still open) it ends the turn with the mover's King safe; it never stops half way."""
+    rng, seen = random.Random(7), 0
+    while seen < 12:
+        b = Board("tilingrider", T.text(random_position(rng)))
+        if not b.is_check() or not b.legal_moves:
+            continue
+        seen += 1
+        mover = b.turn
+        for _ in range(rng.randrange(b.allowance)):  # a few random moves of the turn first
+            moves = [m for m in b.legal_moves if m.text != END_TURN]
+            if not moves or b.moves_left == 1:
+                break
+            b.push(rng.choice(moves))
+        result = best_turn(b, rng.choice([1, 8]), movetime_ms=None)
+        for text in result.moves:
+            b.push_text(text)
+        if b.moves_in_turn:
+            b.push_text(END_TURN)
+        assert b.turn != mover and not T.is_check(T.parse(b.fen()), mover)

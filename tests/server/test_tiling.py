@@ -5,8 +5,13 @@ the mover's alone until it ends (the opponent then gets the whole turn), the clo
 the turn ends, retracted moves leave the database, and a restart mid-turn resumes mid-turn."""
 from __future__ import annotations
 
-from superchess.rules import Board
+from concurrent.futures import ThreadPoolExecutor
 
+from superchess.engine.play import choose_move
+from superchess.rules import Board, tiling_board
+from superchess.server.ai import AIPlayers
+
+from ..engine.test_tiling_search import DEAD_END
 from ..rules.test_tiling_board import board
 from .test_computer import computer_game, threads, wait_for  # noqa: F401 (the fixture)
 from .util import act, http_state, move, new_match, ok, recv_error, recv_state, sync
@@ -136,3 +141,29 @@ def test_the_computer_plays_a_whole_turn_move_by_move(server, threads):  # noqa:
     for text in done["moves"]:
         replay.push_text(text)
     assert replay.fen() == done["fen"]
+
+
+def test_the_computer_takes_back_a_move_that_leads_nowhere(server, monkeypatch):
+    """tiling R12, 4.2: with the rules' search budget spent (as in a long turn in check) the board
+    offers every move undecided; the computer's first move k2l2 (played as the old engine could)
+    leaves no way out of check, so the computer takes it back through the server's `retract` and
+    plays a whole legal turn; the retracted move leaves the database."""
+    monkeypatch.setattr(tiling_board, "SEARCH_BUDGET", 0)
+    calls: list[list[str]] = []
+
+    def think(variant, start_fen, moves, *args, **kw):
+        calls.append(list(moves))
+        return "k2l2" if len(calls) == 1 else choose_move(variant, start_fen, moves, *args, **kw)
+
+    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1), think=think)
+    human, game_id = computer_game(server, variant="tilingrider", fen=DEAD_END, time_control="blitz-3+2",
+                                   creator_side=1, level=1)
+    done = wait_for(server, game_id, human, lambda s: s["turn"] == 1)
+    server.hub.ai.close()
+    assert calls[:3] == [[], ["k2l2"], []]  # k2l2 played, then taken back, then the turn
+    assert "k2l2" not in done["moves"] and server.store.moves(game_id) == done["moves"]
+    monkeypatch.undo()  # the turn judged with the full search
+    replay = Board("tilingrider", DEAD_END)
+    for text in done["moves"]:
+        replay.push_text(text)
+    assert replay.fen() == done["fen"] and replay.turn == 1
