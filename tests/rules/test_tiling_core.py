@@ -234,3 +234,48 @@ def test_r12_long_turn_in_check_offers_only_completable_moves():
     assert b.is_check() and T.is_check(state)
     completable = {m.text for m in T.moves_in_turn(state) if T.legal_turn(T._apply(state, m), budget=20_000)}
     assert {m.text for m in b.legal_moves} == completable != set()
+
+
+# ---------------------------------------------------------------- the check-escape bound (tiling_escape.py)
+
+def _escapes_within(pos: TilingPosition, mover: int, moves: int) -> bool:
+    """Exhaustively: do at most `moves` more legal moves of the turn leave the mover's King out of check?"""
+    if not pos.in_check(mover):
+        return True
+    if moves == 0:
+        return False
+    for m in pos.legal():
+        pos.make(m)
+        ok = _escapes_within(pos, mover, moves - 1)
+        pos.unmake()
+        if ok:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_4_2_escape_bound_never_cuts_a_way_out_of_check(seed):
+    """tiling 4.2, R12: the turn search drops a branch when tiling_escape's bound says the King cannot
+    be out of check within the moves left; the bound must be sound: in seeded random positions in
+    check, at the turn's start and after random moves of it (pieces moved, aggregates frozen),
+    whenever it says "cannot within k moves" an exhaustive search finds no way out within k (k = 1, 2),
+    and it does cut somewhere (the test can fail both ways)."""
+    from superchess.rules.tiling_escape import can_escape
+
+    rng = random.Random(2000 + seed)
+    checked = cut = 0
+    while checked < 25:
+        pos = core(random_position(rng))
+        for _ in range(rng.randrange(3)):  # a few moves of the turn first, when they leave moves to make
+            moves = pos.legal()
+            if not moves or pos.made + 3 > pos.allowance:
+                break
+            pos.make(rng.choice(moves))
+        if not pos.in_check() or pos.made + 2 > pos.allowance:
+            continue
+        checked += 1
+        for k in (1, 2):
+            if not can_escape(pos, k):
+                cut += 1
+                assert not _escapes_within(pos, pos.side, k), (pos.fen(), k)
+    assert cut
