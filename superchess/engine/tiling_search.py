@@ -366,7 +366,7 @@ def choose_tiling_move(start_fen: str | None, moves: list[str], level: int,
     if plan:
         return plan[0]
     pos = position_after(start_fen, moves)
-    movetime = soft_ms(pos.number)
+    movetime = soft_ms(pos.fullmove)
     movetime = DEFAULT_MOVETIME_MS if movetime is None else movetime
     share = 1 if pos.made == 0 else max(1, pos.allowance - pos.made)
     line = search_turn(pos, level, movetime / share, seed=len(moves)).moves
