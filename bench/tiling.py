@@ -6,6 +6,7 @@ bench/tiling.py` for an older one). Each figure is the best of a few repetitions
 
     .venv/bin/python bench/tiling.py [--repeats 5]
     .venv/bin/python bench/tiling.py --make    # the position: make + unmake per legal move
+    .venv/bin/python bench/tiling.py --in-check [--positions 12 --min-turn 30]   # long turns in check, mid-turn
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import argparse
 import random
 import time
 
-from superchess.rules import Board
+from superchess.rules import Board, tiling_board
 
 
 def middlegame(seed: int, turns: int) -> str:
@@ -53,11 +54,68 @@ def make_ns(fen: str, repeats: int) -> tuple[float, int]:
     return best / len(moves) * 1e9, len(moves)
 
 
+def in_check_positions(count: int, min_turn: int) -> list[str]:
+    """Mid-turn positions in check in turns of 7 or more moves with 3 or more made and 3 or more left from turn `min_turn` on, from seeded
+    random games played with the position's raw moves (no turn search, so every build gets the same
+    positions); one per game."""
+    found: list[str] = []
+    for seed in range(10_000):
+        rng, pos = random.Random(seed), Board("tilingrider").position
+        texts: list[str] = []
+        for _ in range(3000):
+            moves = pos.legal()
+            if pos.in_check() and pos.made >= 3 and pos.allowance - pos.made >= 3 and pos.allowance >= 7 and pos.fullmove >= min_turn:
+                found.append(f"{pos.fen()} | {' '.join(texts)}")
+                break
+            if not pos.in_check() and pos.made and (not moves or rng.random() < 0.12):
+                pos.end_turn()
+                texts = []
+                continue
+            if not moves or pos.made == pos.allowance:
+                break  # a turn that cannot end out of check: this game stops
+            m = rng.choice(moves)
+            texts.append(pos.move_text(m))
+            pos.make(m)
+        if len(found) == count:
+            return found
+    return found
+
+
+def offered(fen: str, budget: int) -> tuple[int, float]:
+    """(moves offered by `legal_moves` with the turn search's budget set to `budget`, seconds)."""
+    tiling_board.SEARCH_BUDGET = budget
+    b = Board("tilingrider", fen)
+    t0 = time.perf_counter()
+    n = sum(m.text != "end" for m in b.legal_moves)
+    return n, time.perf_counter() - t0
+
+
+def in_check(count: int, min_turn: int) -> None:
+    """Per position: the moves offered with the board's budget and with ten times it (fewer offered
+    with more budget: the board's offered moves it could not decide), and the times."""
+    budget = tiling_board.SEARCH_BUDGET
+    total = [0, 0, 0.0, 0.0]
+    for fen in in_check_positions(count, min_turn):
+        n, t = offered(fen, budget)
+        n10, t10 = offered(fen, budget * 10)
+        raw = len(Board("tilingrider", fen).position.legal())
+        total = [total[0] + n, total[1] + n10, total[2] + t, total[3] + t10]
+        print(f"{raw:4d} moves  offered {n:4d} in {t:6.2f} s   with 10x budget {n10:4d} in {t10:6.2f} s   {fen}")
+    print(f"total offered {total[0]} ({total[2]:.1f} s), with 10x budget {total[1]} ({total[3]:.1f} s)")
+    tiling_board.SEARCH_BUDGET = budget
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--make", action="store_true", help="time make/unmake instead of legal_moves (200 rounds)")
+    ap.add_argument("--in-check", action="store_true", help="long turns in check: moves offered per search budget")
+    ap.add_argument("--positions", type=int, default=12)
+    ap.add_argument("--min-turn", type=int, default=30, help="positions from this turn number on (fewer pieces)")
     args = ap.parse_args(argv)
+    if args.in_check:
+        in_check(args.positions, args.min_turn)
+        return 0
     start = Board("tilingrider").fen()
     cases = [("start (4! turn)", start), ("start, 2 moves made", start + " | a4a5 c4c5")]
     cases += [(f"middlegame {seed}", middlegame(seed, 6 + 2 * seed)) for seed in range(3)]

@@ -96,6 +96,9 @@ _MODEL = TilingModel()
 #: turns.TurnSearch: past it a move is offered, undecided, so a position is never mate on an
 #: unfinished search).
 SEARCH_BUDGET = 50_000
+#: The check-escape bound's cost counted in moves tried (a bound test in check takes about as long as
+#: trying BOUND_COST moves), so a budget stands for about the same time as without the bound.
+BOUND_COST = 6
 
 
 def search_key(pos: TilingPosition) -> tuple:
@@ -124,7 +127,7 @@ class TilingBoard(TurnBoard):
 
     # -- hooks of TurnBoard -----------------------------------------------------------------
     def _turn_search(self, pos: TilingPosition) -> TurnSearch:
-        return TurnSearch(turn_rule(pos), _MODEL, search_key, SEARCH_BUDGET)
+        return TurnSearch(turn_rule(pos), _MODEL, search_key, SEARCH_BUDGET, BOUND_COST)
 
     def _side(self, pos: TilingPosition) -> int:
         return pos.side

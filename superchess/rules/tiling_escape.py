@@ -23,6 +23,7 @@ unit left behind) are not counted: leaving them out only lowers the bound.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -40,7 +41,7 @@ class EscapeTables:
     and, per unit, the units on its aggregate's ride lines (3.2, blockers ignored); per unit its
     cells as a set."""
     reach: dict[int, tuple[frozenset[int], ...]]
-    ride_sources: dict[int, tuple[tuple[int, ...], ...]]
+    ride_sources: dict[int, tuple[frozenset[int], ...]]
     unit_cells: tuple[frozenset[int], ...]
 
 
@@ -52,7 +53,7 @@ def escape_tables(t: TilingTables | None = None) -> EscapeTables:
         if t.small[code]:
             reach[code] = tuple(frozenset(c for to, _, p, _ in steps for c in (to, p) if c >= 0)
                                 for steps in t.steps[code])
-            sources[code] = tuple(tuple(dict.fromkeys(v for ray in rays for v, _ in ray)) for rays in t.rides[code])
+            sources[code] = tuple(frozenset(v for ray in rays for v, _ in ray) for rays in t.rides[code])
     cells = tuple(frozenset(c) for c in t.geometry.unit_cells)
     return EscapeTables(reach, sources, cells)
 
@@ -70,8 +71,9 @@ class _Escape:
         self.pos, self.t, self.geo = pos, pos.tables, pos.geometry
         self.e = escape_tables(pos.tables)
         self.blocked = pos.moved | pos.done   # own pieces that may no longer move alone
-        self.taking: dict[int, int] = {}     # unit -> moves to take it with an aggregate
-        self._usable: dict[int, set[int]] | None = None
+        self.taking: dict[tuple[int, int], int] = {}  # (unit, cap) -> moves to take it with an aggregate
+        self._codes: dict[int, list[int]] | None = None
+        self._usable: dict[int, set[int]] = {}
 
     def within(self, moves: int) -> bool:
         """Is the bound for some unit the King may end on (its own first) at most `moves`?"""
@@ -97,7 +99,7 @@ class _Escape:
                 by_unit.setdefault(geo.unit_of[a], []).append(a)
         clear = 0
         for x, attackers in by_unit.items():
-            clear += self.clearing(x, attackers)
+            clear += self.clearing(x, attackers, limit - king_steps - clear)
             if king_steps + clear > limit:
                 return OUT_OF_REACH
         for codes, ray in t.unit_rays[side ^ 1][unit]:
@@ -132,56 +134,68 @@ class _Escape:
                             for to, _, _, _ in t.steps[board[c]][c]) for c in own)
         return len(own) + stuck
 
-    def clearing(self, unit: int, attackers: list[int]) -> int:
-        """The fewest moves that take every attacker standing on `unit`."""
+    def clearing(self, unit: int, attackers: list[int], cap: int) -> int:
+        """The fewest moves that take every attacker standing on `unit`, or a number past `cap` when
+        that is more than `cap`."""
         one_each = len(attackers) if all(self.taken_alone(a) for a in attackers) else OUT_OF_REACH
-        if one_each == 1:
-            return 1
-        if unit not in self.taking:
-            self.taking[unit] = self.aggregate_taking(unit)
-        return min(one_each, self.taking[unit])
+        if one_each <= 1 or cap < 1:
+            return one_each
+        key = (unit, min(cap, one_each - 1))  # only a cheaper way than one each, within cap, matters
+        if key not in self.taking:
+            self.taking[key] = self.aggregate_taking(*key)
+        return min(one_each, self.taking[key])
 
     def taken_alone(self, cell: int) -> bool:
         """Does an own small piece that may still move alone attack `cell` from where it stands?"""
         board, blocked = self.pos.board, self.blocked
         return any(board[s] in codes and s not in blocked for s, codes in self.t.attacks[self.pos.side][cell])
 
-    def usable(self) -> dict[int, set[int]]:
-        """Per own small piece code (four or more of them): the cells such a piece stands on or one
-        that may still move alone reaches in one move (where an aggregate could be filled)."""
-        if self._usable is None:
-            pos, e, blocked = self.pos, self.e, self.blocked
-            board, small = pos.board, self.t.small
-            pieces: dict[int, list[int]] = {}
+    def pieces(self) -> dict[int, list[int]]:
+        """The cells of the mover's small pieces per code, for codes with four or more (enough to
+        form an aggregate); and per such code how many stand on each unit (`per_unit`)."""
+        if self._codes is None:
+            pos, small, unit_of = self.pos, self.t.small, self.geo.unit_of
+            by_code: dict[int, list[int]] = {}
             for c in pos.occ[pos.side]:
-                if small[board[c]]:
-                    pieces.setdefault(board[c], []).append(c)
-            self._usable = {code: set(cells).union(*(e.reach[code][s] for s in cells if s not in blocked))
-                            for code, cells in pieces.items() if len(cells) >= 4}
-        return self._usable
+                if small[pos.board[c]]:
+                    by_code.setdefault(pos.board[c], []).append(c)
+            self._codes = {code: cells for code, cells in by_code.items() if len(cells) >= 4}
+            self.per_unit = {code: Counter(unit_of[c] for c in cells) for code, cells in self._codes.items()}
+        return self._codes
 
-    def aggregate_taking(self, unit: int) -> int:
+    def usable(self, code: int) -> set[int]:
+        """The cells a piece of `code` that may still move alone reaches in one move."""
+        if code not in self._usable:
+            reach, blocked = self.e.reach[code], self.blocked
+            self._usable[code] = set().union(*(reach[s] for s in self.pieces()[code] if s not in blocked))
+        return self._usable[code]
+
+    def aggregate_taking(self, unit: int, cap: int) -> int:
         """The fewest moves to fill a unit whose ride lines reach `unit` (blockers ignored) with four
-        own like pieces and ride there: the ride plus the filling."""
+        own like pieces and ride there: the ride plus the filling; past `cap` when more than `cap`."""
         best = OUT_OF_REACH
-        cells = self.e.unit_cells
-        for code, usable in self.usable().items():
-            for v in self.e.ride_sources[code][unit]:
-                if cells[v] <= usable:
-                    best = min(best, 1 + self.filling(v, code))
-                    if best == 1:
-                        return 1
+        for code in self.pieces():
+            sources = self.e.ride_sources[code][unit]
+            fill = min(best, cap + 1) - 2  # the most filling that can still improve `best` within cap
+            if fill < 4:  # a unit must hold 4 - fill such pieces already: look at those units only
+                sources = [v for v, n in self.per_unit[code].items() if n >= 4 - fill and v in sources]
+            for v in sources:
+                best = min(best, 1 + self.filling(v, code, min(best, cap + 1) - 2))
+                if best == 1:
+                    return 1
         return best
 
-    def filling(self, unit: int, code: int) -> int:
-        """Moves to make `unit` four pieces of `code` (each square the aggregate's reach covers): one
-        per square to bring a piece to, plus one per own piece of another kind to move out first."""
+    def filling(self, unit: int, code: int, cap: int) -> int:
+        """Moves to make `unit` four pieces of `code`: one per square to bring a piece to (one that
+        may still move alone must reach it in one move), plus one per own piece of another kind to
+        move out first; OUT_OF_REACH when impossible or more than `cap` (counted before the reach
+        is looked at, the dearer test)."""
         pos, blocked = self.pos, self.blocked
         board, side = pos.board, pos.side
         cells = self.geo.unit_cells[unit]
         if pos.done and not pos.done.isdisjoint(cells):
             return OUT_OF_REACH
-        cost = 0
+        cost, missing = 0, []
         for cell in cells:
             x = board[cell]
             if x == code:
@@ -191,4 +205,7 @@ class _Escape:
                     return OUT_OF_REACH
                 cost += 1
             cost += 1
-        return cost
+            if cost > cap:
+                return OUT_OF_REACH
+            missing.append(cell)
+        return cost if not missing or self.usable(code).issuperset(missing) else OUT_OF_REACH

@@ -85,11 +85,14 @@ class TurnSearch(Generic[S, M]):
     Long turns (Tiling Rider: up to 9 and more moves) need two optional limits: `key` names a state for
     remembering those without a legal completion (transpositions), and `budget` bounds the states one
     `continuations` or `completable` call visits; past it a move counts as completable (undecided, so
-    not refused: the turn's end is still judged, and the player can take moves back, tiling R12)."""
+    not refused: the turn's end is still judged, and the player can take moves back, tiling R12).
+    The budget counts moves tried, and `bound_cost` more for each test of the model's `out_of_reach`
+    (its cost in moves tried, so a budget stands for about the same time with or without the test)."""
     rule: TurnRule
     model: TurnModel
     key: Callable[[S], Hashable] | None = None
     budget: int | None = None
+    bound_cost: int = 0
 
     def can_end(self, state: S, made: int, mover: int) -> bool:
         """May the turn stop now, after `made` moves?"""
@@ -125,6 +128,7 @@ class TurnSearch(Generic[S, M]):
         key = None if self.key is None else self.key(state)
         if key is not None and failed.get(key, -1) >= left:
             return False
+        visited[0] += self.bound_cost
         if out_of_reach(self.model, state, left):
             return False
         for m in self.model.moves(state):
