@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ..rules.tiling_board import _MODEL, VARIANT, TilingBoard, search_key, turn_rule
+from ..rules.tiling_board import _MODEL, BOUND_COST, VARIANT, TilingBoard, search_key, turn_rule
 from ..rules.tiling_position import TilingPosition
 from ..rules.tiling_tables import tiling_tables
 from ..rules.turns import END_TURN, TurnSearch
@@ -232,7 +232,10 @@ class TurnSearcher:
                 return ()
             left = limit - pos.made
             key = pos.key()
-            if left <= 0 or failed.get(key, -1) >= left or _MODEL.out_of_reach(pos, left):
+            if left <= 0 or failed.get(key, -1) >= left:
+                return None
+            self.nodes += BOUND_COST  # the bound's cost, as the rules' budget counts it
+            if _MODEL.out_of_reach(pos, left):
                 return None
             for m in _MODEL.moves(pos):
                 self.nodes += 1
