@@ -17,6 +17,7 @@ from pathlib import Path
 
 if "PYTHONPATH" not in os.environ:  # else the checkout it names
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from make_timing import turn_make_ns
 from superchess.rules import Board
 
 MIDDLEGAME_TURNS = (10, 20, 30)
@@ -72,17 +73,9 @@ def make_unmake() -> None:
         figures = []
         for part in (0, 1):
             moves = pos.moves()
-            best = float("inf")
-            for _ in range(MAKE_REPEATS):
-                t0 = time.perf_counter()
-                for m in moves:
-                    pos.make(m)
-                    pos.end_turn()
-                    pos.unmake()
-                    pos.unmake()
-                best = min(best, time.perf_counter() - t0)
-            figures.append((best / len(moves) * 1e9, len(moves)))
-            total += best / len(moves) * 1e9
+            ns = turn_make_ns(pos, moves, MAKE_REPEATS)
+            figures.append((ns, len(moves)))
+            total += ns
             if part == 0:
                 pos.make(moves[0])
         pos.unmake()

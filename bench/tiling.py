@@ -14,6 +14,7 @@ import argparse
 import random
 import time
 
+from make_timing import turn_make_ns
 from superchess.rules import Board, tiling_board
 
 
@@ -42,16 +43,7 @@ def make_ns(fen: str, repeats: int) -> tuple[float, int]:
     """make + end_turn + two unmakes per legal move of the position, best of `repeats` rounds, in ns."""
     pos = Board("tilingrider", fen).position
     moves = pos.legal()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for m in moves:
-            pos.make(m)
-            pos.end_turn()
-            pos.unmake()
-            pos.unmake()
-        best = min(best, time.perf_counter() - t0)
-    return best / len(moves) * 1e9, len(moves)
+    return turn_make_ns(pos, moves, repeats), len(moves)
 
 
 def in_check_positions(count: int, min_turn: int) -> list[str]:
