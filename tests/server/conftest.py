@@ -1,12 +1,16 @@
-"""Fixtures for the server tests: a fake clock and a server on a temporary data folder."""
+"""Fixtures for the server tests: a fake clock, a server on a temporary data folder, and the
+computer thinking in threads (`threads`)."""
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 # Starlette's TestClient warns that it prefers `httpx2`; the tests use the installed httpx.
 warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from superchess.server.ai import AIPlayers
 
 from .util import FakeClock, Server
 
@@ -42,3 +46,12 @@ def restart(data_dir, clock):
     yield _restart
     for s in servers:
         s.close()
+
+
+@pytest.fixture
+def threads(server):
+    """The computer thinks in a thread pool here (the real engine, without a process start-up per
+    test); one test in test_computer.py uses the real process pool."""
+    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1))
+    yield
+    server.hub.ai.close()

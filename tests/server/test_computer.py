@@ -3,44 +3,14 @@ outside the event loop, a restart resumes its games, and in Private mode it is t
 human opponent would know."""
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
-
-import pytest
 
 from superchess.rules import Board, Roster
 from superchess.server.ai import AIPlayers
 
-from .util import act, legal_moves, ok, recv_error, recv_state
+from .util import act, computer_game, legal_moves, ok, recv_error, recv_state, wait_for
 
 HIDDEN = {"N": {"mode": "jump", "vectors": [[0, 3], [11, 13]]}}
-
-
-def wait_for(server, game_id: str, browser, predicate, timeout: float = 60.0) -> dict:
-    """Poll the game's state until `predicate(state)` holds (the computer thinks in another worker)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        state = ok(browser.get(f"/api/games/{game_id}"))
-        if predicate(state):
-            return state
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out; last state: moves {state['moves']}, status {state['status']}")
-        time.sleep(0.05)
-
-
-def computer_game(server, **body) -> tuple:
-    human = server.browser()
-    created = ok(human.post("/api/matches/computer", json=body))
-    return human, created["game_id"]
-
-
-@pytest.fixture
-def threads(server):
-    """The computer thinks in a thread pool here (the real engine, without a process start-up per
-    test); one test below uses the real process pool."""
-    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1))
-    yield
-    server.hub.ai.close()
 
 
 def test_the_computer_answers_every_move_with_a_legal_one_through_the_server(server, threads):

@@ -8,8 +8,7 @@ from superchess.rules import Board
 from superchess.rules.record import Game
 
 from ..rules.test_intergrid_board import board
-from .test_computer import computer_game, threads, wait_for  # noqa: F401 (the fixture)
-from .util import act, move, new_match, ok, recv_error, recv_state, sync
+from .util import act, computer_game, move, new_match, ok, recv_error, recv_state, sync, wait_for
 
 # intergrid I6: White's point Knight E2-C1 encloses the pawn b2 and the Bishop b1 (two captures)
 I6 = {"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r", "h8": "k", "h5": "K"}

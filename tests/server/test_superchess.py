@@ -103,7 +103,7 @@ def test_the_computer_makes_its_prelude_choices(server):
 
     from superchess.server.ai import AIPlayers
 
-    from .test_computer import wait_for
+    from .util import wait_for
     server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1))
     human = server.browser()
     game_id = ok(human.post("/api/matches/computer", json={"variant": "superchess", "mode": "prelude",

@@ -13,8 +13,7 @@ from superchess.server.ai import AIPlayers
 
 from ..engine.test_tiling_search import DEAD_END
 from ..rules.test_tiling_board import board
-from .test_computer import computer_game, threads, wait_for  # noqa: F401 (the fixture)
-from .util import act, http_state, move, new_match, ok, recv_error, recv_state, sync
+from .util import act, computer_game, http_state, move, new_match, ok, recv_error, recv_state, sync, wait_for
 
 # tiling T10 with T6's Black pieces: c7c6 completes the Wazir unit c5-d6, whose aggregate (a Rook,
 # R6) then runs to c11-d12 capturing the Ferz c11 and the Knight d12; Black has a Wazir on r10.

@@ -7,9 +7,8 @@ from __future__ import annotations
 from superchess.rules import Board
 
 from ..rules.test_vanguard import fen_of
-from .test_computer import computer_game, threads, wait_for  # noqa: F401 (the fixture)
 from .test_intergrid import legal
-from .util import act, move, new_match, ok, recv_error, recv_state, sync
+from .util import act, computer_game, move, new_match, ok, recv_error, recv_state, sync, wait_for
 
 # vanguard V6's Berserker (b2, double capture of c3 and d4) with a White Wizard (f1) beside a friend
 # (e2) and a Black Wizard (h15) with a friend on i16 (R7 swaps)

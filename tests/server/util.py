@@ -3,6 +3,7 @@ instances, each with its own cookie jar) share one event loop, and websocket hel
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import anyio
@@ -166,3 +167,21 @@ def move(ws, others, text: str) -> list[dict]:
     for m in msgs:
         assert m["event"]["kind"] == "move" and m["event"]["move"] == text, m["event"]
     return msgs
+
+
+def wait_for(server, game_id: str, browser, predicate, timeout: float = 60.0) -> dict:
+    """Poll the game's state until `predicate(state)` holds (the computer thinks in another worker)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = ok(browser.get(f"/api/games/{game_id}"))
+        if predicate(state):
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out; last state: moves {state['moves']}, status {state['status']}")
+        time.sleep(0.05)
+
+
+def computer_game(server, **body) -> tuple:
+    human = server.browser()
+    created = ok(human.post("/api/matches/computer", json=body))
+    return human, created["game_id"]
