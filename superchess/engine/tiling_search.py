@@ -316,6 +316,8 @@ def retreat(pos: TilingPosition, retractable: int, level: int, movetime_ms: floa
     finally:
         for m in reversed(undone):
             pos.make(m)
+
+
 def position_after(start_fen: str | None, moves: list[str]) -> TilingPosition:
     """The position after a game's `moves` from `start_fen` (None: the start; it may carry moves of an
     unfinished turn after ` | `), replayed on one `TilingPosition`: each move is found among the

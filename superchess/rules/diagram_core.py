@@ -381,4 +381,3 @@ class DiagramCorePosition(Position):
         if safe or self.royal_cell(side, self.dt.prince) < 0 or self.double_checkmated(pseudo):
             return safe
         return pseudo
-

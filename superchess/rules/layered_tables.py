@@ -165,6 +165,7 @@ class LayeredTables:
         self.castles: list[list[tuple]] = [[], []]
         self.castle_entries: list[tuple] = []
         self.castle_keep = [-1] * (self.size + 1)
+
         def mirror(cell: int, side: int) -> int:
             x, y = geo.coords[cell]
             return cell if side == 0 else geo.cell(SQUARES, x, geo.ranks - 1 - y)
@@ -207,4 +208,3 @@ class LayeredTables:
 def layered_tables(name: str) -> LayeredTables:
     """The shared compiled tables of a registered two-lattice variant."""
     return LayeredTables(get_layered_variant(name))
-

@@ -152,6 +152,7 @@ class CellPosition:
             h ^= zp[p][cell]
         return h
 
+
 class Position(CellPosition):
     """A one-lattice position (chess, super16, Superchess, diagram variants): `make` plays a move
     and passes the turn."""

@@ -949,4 +949,3 @@ def outcome(state: State, history: Sequence[tuple] = ()) -> Outcome | None:
     if insufficient_material(state):
         return Outcome("1/2-1/2", "insufficient material")
     return None
-
