@@ -46,6 +46,7 @@ MATE = 100_000
 DRAW = 0
 MATE_BUDGET = 500      # states spent proving that a side in check has no legal turn (past it: not mate)
 COMPLETION_BUDGET = 20_000  # states spent finding any legal completion when the beam found none
+LAST_RESORT_BUDGET = 400_000  # the same after taking back all it may: slow, but the turn must be finished
 DEFAULT_MOVETIME_MS = 1000
 DEFAULT_LEVEL = 8
 
@@ -300,10 +301,11 @@ def search_turn(pos: TilingPosition, level: int = DEFAULT_LEVEL, movetime_ms: fl
 
 def retreat(pos: TilingPosition, retractable: int, level: int, movetime_ms: float | None,
             seed: int = 0) -> tuple[int, TurnResult] | None:
-    """When no completion is found from the middle of a turn (a move of it was offered undecided and
-    leads nowhere, R12): how many of the turn's last moves to take back (at most `retractable`)
-    and the line found from there, the fewest taken back first; None when taking back finds none.
-    The position is left as it was found."""
+    """When no completion is found from here (a move of the turn was offered undecided and leads
+    nowhere, R12, or the searches' budgets missed one): how many of the turn's last moves to take
+    back (at most `retractable`) and the line found from there, the fewest taken back first; as a
+    last resort, a completion search with a much larger budget where taking back stops; None when
+    even that finds none. The position is left as it was found."""
     undone: list[int] = []
     try:
         while len(undone) < min(retractable, pos.made):
@@ -312,7 +314,12 @@ def retreat(pos: TilingPosition, retractable: int, level: int, movetime_ms: floa
             result = search_turn(pos, level, movetime_ms, seed=seed)
             if result.moves:
                 return len(undone), result
-        return None
+        searcher = TurnSearcher(pos, tiling_levels()[level], None, seed=seed)
+        line = searcher.completion(LAST_RESORT_BUDGET)
+        if line is None:
+            return None
+        score = _replay(pos, line, evaluate, pos, pos.side)
+        return len(undone), TurnResult([pos.move_text(m) for m in line] or [END_TURN], score, searcher.nodes)
     finally:
         for m in reversed(undone):
             pos.make(m)

@@ -10,6 +10,7 @@ from importlib import resources
 
 import pytest
 
+from superchess.engine import tiling_search
 from superchess.engine.play import choose_move
 from superchess.engine.tiling_search import (
     MATE,
@@ -273,3 +274,19 @@ def test_every_line_found_in_check_is_a_whole_legal_turn():
         if b.moves_in_turn:
             b.push_text(END_TURN)
         assert b.turn != mover and not T.is_check(T.parse(b.fen()), mover)
+
+
+def test_a_turn_the_budgets_miss_is_finished_by_the_last_resort_search(monkeypatch):
+    """tiling 4.2: when neither the beam nor the completion search finds a completion within its
+    budget and there is nothing to take back (the turn's start), the computer still plays a whole
+    legal turn, found by a completion search with a larger budget (it raised before)."""
+    monkeypatch.setattr(tiling_search, "COMPLETION_BUDGET", 0)
+    monkeypatch.setattr(tiling_search.TurnSearcher, "best", lambda self: None)
+    monkeypatch.setattr(tiling_search, "_PLANS", {})
+    assert search_turn(position_after(DEAD_END, []), 1, None).moves == []
+    moves, answers = play_out(DEAD_END, [], 1)
+    assert RETRACT not in answers
+    b = Board("tilingrider", DEAD_END)
+    for text in moves:
+        b.push_text(text)
+    assert b.turn == 1 and not T.is_check(T.parse(b.fen()), 0)
