@@ -222,39 +222,13 @@ class TurnSearcher:
 
     def completion(self, budget: int) -> tuple[int, ...] | None:
         """A line that completes the turn legally within `budget` states, None when none was found:
-        depth first in the rules' order (in check: King moves and captures first), deepening the
-        line's length one move at a time (a short way out of check is found before long detours),
-        with the rules' sound cut on lines that cannot get the King out of check in the moves left."""
-        pos, failed = self.pos, {}
-        budget += self.nodes
-
-        def search(limit: int) -> tuple[int, ...] | None:
-            if pos.made and _may_end(pos):
-                return ()
-            left = limit - pos.made
-            key = pos.key()
-            if left <= 0 or failed.get(key, -1) >= left:
-                return None
-            self.nodes += BOUND_COST  # the bound's cost, as the rules' budget counts it
-            if _MODEL.out_of_reach(pos, left):
-                return None
-            for m in _MODEL.moves(pos):
-                self.nodes += 1
-                if self.nodes > budget:
-                    return None
-                pos.make(m)
-                rest = search(limit)
-                pos.unmake()
-                if rest is not None:
-                    return (m,) + rest
-            failed[key] = max(left, failed.get(key, -1))
-            return None
-
-        for limit in range(max(pos.made + 1, turn_rule(pos).min_moves), pos.allowance + 1):
-            line = search(limit)
-            if line is not None or self.nodes > budget:
-                return line
-        return None
+        the rules' turn search (turns.TurnSearch.completion: shortest first, in check King moves and
+        captures first, the sound cut on lines that cannot get the King out of check)."""
+        pos = self.pos
+        search = TurnSearch(turn_rule(pos), _MODEL, search_key, budget, BOUND_COST)
+        line, visited = search.completion(pos, pos.made, pos.side)
+        self.nodes += visited
+        return None if line is None else tuple(line)
 
     def best(self) -> tuple[int, tuple[int, ...]] | None:
         """(score, line) of the best turn found from the current state; None when the beam found none.

@@ -111,15 +111,30 @@ class TurnSearch(Generic[S, M]):
         visited = [0]
         return any(self._completable(state, made, mover, limit, failed, visited) for limit in self._limits(made))
 
+    def completion(self, state: S, made: int, mover: int) -> tuple[list[M] | None, int]:
+        """(the moves of a legal completion of the turn from here, shortest first; [] when it may end
+        now; None when there is none or the budget ran out before one was found, the states visited).
+        What a player that must finish its turn plays, where `completable` answers the rules."""
+        failed: dict = {}
+        visited = [0]
+        line: list[M] = []
+        for limit in self._limits(made):
+            if self._completable(state, made, mover, limit, failed, visited, line):
+                undecided = self.budget is not None and visited[0] > self.budget
+                return (None if undecided else line[::-1]), visited[0]
+        return None, visited[0]
+
     def _limits(self, made: int) -> range:
         """The rounds of the iterative deepening from `made` moves: completions ending after `limit`
         moves at most, shortest first (a short way out of check is found before long detours are
         explored); the last round reaches the turn's maximum, so the search stays complete."""
         return range(max(made, self.rule.min_moves), self.rule.max_moves + 1)
 
-    def _completable(self, state: S, made: int, mover: int, limit: int, failed: dict, visited: list[int]) -> bool:
+    def _completable(self, state: S, made: int, mover: int, limit: int, failed: dict, visited: list[int],
+                     line: list[M] | None = None) -> bool:
         """Does a legal completion end after `limit` moves at most? `failed` maps a state's key to
-        the most moves left with which it was shown to have none."""
+        the most moves left with which it was shown to have none; `line` gets the completion's moves,
+        last first."""
         if self.can_end(state, made, mover):
             return True
         if made >= limit:
@@ -136,9 +151,11 @@ class TurnSearch(Generic[S, M]):
             if self.budget is not None and visited[0] > self.budget:
                 return True
             child = self.model.play(state, m)
-            ok = self._completable(child, made + 1, mover, limit, failed, visited)
+            ok = self._completable(child, made + 1, mover, limit, failed, visited, line)
             undo_in_place(self.model, child)
             if ok:
+                if line is not None:
+                    line.append(m)
                 return True
         if key is not None:
             failed[key] = max(left, failed.get(key, -1))
