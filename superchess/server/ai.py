@@ -58,7 +58,7 @@ class AIPlayers:
                                                "submit_roster", {"roster": {}}))
             elif row.status == "active" and g.game.board.turn == side and self._busy.get(row.id) != row.version:
                 self._busy[row.id] = row.version
-                self._start(self._move(g, side, level))
+                self._start(self._move(g, side, level, row.version))
 
     def _start(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -81,16 +81,13 @@ class AIPlayers:
         except ActionError:
             pass  # the set-up ended meanwhile
 
-    async def _move(self, g: LiveGame, side: int, level: int) -> None:
-        row, board = g.row, g.game.board
-        version, bot_id = row.version, getattr(row, f"player{side}_id")
-        private = row.mode == "private"
-        rosters = [r.to_data() for r in g.rosters()]
-        if private:  # what it knows: its own roster; the opponent's pieces assumed to move by default
-            rosters[side ^ 1] = {}
-        args = (row.variant, row.start_fen, [m.text for m in board.move_stack], tuple(rosters), level,
-                g.clock.left(side, self.hub.now()) if g.clock.timed() else None, g.tc.increment_ms,
-                [m.text for m in board.legal_moves] if private else None)
+    async def _move(self, g: LiveGame, side: int, level: int, version: int) -> None:
+        row = g.row
+        bot_id = getattr(row, f"player{side}_id")
+        async with self.hub.locks[row.id]:  # the position read between events
+            if row.version != version:
+                return  # the game moved on before the computer started; that event considered it anew
+            args = self._question(g, side, level)
         try:
             if self._executor is None:
                 self._executor = self._factory()
@@ -112,6 +109,17 @@ class AIPlayers:
                 await self.hub.act(row.id, bot_id, "move", {"move": text})
         except ActionError as e:
             log.error("the computer's move %s was refused in game %s: %s", text, row.id, e)
+
+    def _question(self, g: LiveGame, side: int, level: int) -> tuple:
+        """`choose_move`'s arguments for the computer to move in this game."""
+        row, board = g.row, g.game.board
+        private = row.mode == "private"
+        rosters = [r.to_data() for r in g.rosters()]
+        if private:  # what it knows: its own roster; the opponent's pieces assumed to move by default
+            rosters[side ^ 1] = {}
+        return (row.variant, row.start_fen, [m.text for m in board.move_stack], tuple(rosters), level,
+                g.clock.left(side, self.hub.now()) if g.clock.timed() else None, g.tc.increment_ms,
+                [m.text for m in board.legal_moves] if private else None)
 
     def close(self) -> None:
         for task in list(self.tasks):

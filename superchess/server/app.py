@@ -106,6 +106,17 @@ def _setup(variant_name: str, seed: str | None, squares: dict[str, str] | None) 
         raise HTTPException(400, f"bad set-up: {e}") from None
 
 
+def _public_record(text: str, finished: int, headers: dict[str, str]) -> str:
+    """A game's record as anyone may download it: with the players' names, and without a drafted
+    turn's unfinished part (tiling-rider R12: it is the mover's alone)."""
+    record = Game.parse(text)
+    if variants.drafted_turns(record.board.variant):
+        while len(record.board.move_stack) > finished:  # (reading it back may have ended the turn)
+            record.board.pop()
+    record.headers.update(headers)
+    return record.export()
+
+
 def _saved(row: SavedRosterRow) -> dict:
     return {"name": row.name, "variant": row.variant, "roster": Roster.parse(row.roster).to_data()}
 
@@ -271,7 +282,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return row
 
     @app.post("/api/matches")
-    def create_match(body: MatchIn, p: PlayerRow = Depends(identity)) -> dict:
+    async def create_match(body: MatchIn, p: PlayerRow = Depends(identity)) -> dict:
         invited = None
         if body.invite:
             invited = store.player_by_name(body.invite.strip())
@@ -279,7 +290,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                 raise HTTPException(404, f"no account named {body.invite.strip()!r}")
             if invited.id == p.id:
                 raise HTTPException(400, "you cannot invite yourself")
-        row = _new_game(body, p, invited)
+        row = await hub.offload.run(_new_game, body, p, invited)
         store.add_game(row)
         return {"game_id": row.id, "invite_url": f"/invite/{row.invite_token}"}
 
@@ -287,7 +298,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def play_computer(body: ComputerMatchIn, p: PlayerRow = Depends(identity)) -> dict:
         if body.invite:
             raise HTTPException(400, "a game against the computer invites nobody")
-        row = _new_game(body, p)
+        row = await hub.offload.run(_new_game, body, p)
         bot = store.bot(body.level, now())
         setattr(row, f"player{body.creator_side ^ 1}_id", bot.id)
         store.add_game(row)
@@ -361,20 +372,23 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def my_games(p: PlayerRow = Depends(identity)) -> dict:
         out = {"ongoing": [], "finished": [], "invitations": []}
         for row in store.games_of(p.id):
-            g = hub.game(row.id)
-            side = g.side_of(p.id)
+            # games in progress are in memory, with their turn; the others' rows say all
+            g = await hub.load(row.id) if row.status in ("active", "setup") else None
+            if g is not None:
+                row = g.row
+            side = 0 if p.id == row.player0_id else 1 if p.id == row.player1_id else None
             opp_id = row.player1_id if side == 0 else row.player0_id if side == 1 else row.creator_id
             opponent = store.player(opp_id).name if opp_id else None
             summary = {"id": row.id, "variant": row.variant, "time_control": TIME_CONTROLS[row.time_control].name,
-                       "opponent": opponent, "your_side": side, "status": g.row.status,
-                       "your_turn": side is not None and (
-                           g.row.status == "active" and side == g.game.board.turn
-                           or g.row.status == "setup" and not getattr(g.row, f"submitted{side}")),
-                       "result": g.row.result, "termination": g.row.termination,
+                       "opponent": opponent, "your_side": side, "status": row.status,
+                       "your_turn": g is not None and side is not None and (
+                           row.status == "active" and side == g.game.board.turn
+                           or row.status == "setup" and not getattr(row, f"submitted{side}")),
+                       "result": row.result, "termination": row.termination,
                        "invite_url": f"/invite/{row.invite_token}" if row.creator_id == p.id else None}
-            if g.row.status in ("active", "setup"):
+            if row.status in ("active", "setup"):
                 out["ongoing"].append(summary)
-            elif g.row.status == "waiting":
+            elif row.status == "waiting":
                 if row.creator_id == p.id or row.invited_id == p.id:
                     out["invitations"].append(summary)
             else:
@@ -383,37 +397,35 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
 
     @app.get("/api/games/{game_id}")
     async def game_state(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
-        g = hub.game(game_id)
-        if g is None:
+        state = await hub.view(game_id, p.id)
+        if state is None:
             raise HTTPException(404, "no such game")
-        return hub.state(g, p.id, now())
+        return state
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> PlainTextResponse:
-        g = hub.game(game_id)
+        g = await hub.load(game_id)
         if g is None:
             raise HTTPException(404, "no such game")
-        if g.row.mode == "private" and g.row.status in ("waiting", "setup", "active"):
-            raise HTTPException(409, "the record of a Private game is available when the game ends")
-        record = Game.parse(g.game.export())  # a copy to put the players' names on
-        if variants.drafted_turns(record.board.variant):  # an unfinished turn is the mover's alone
+        async with hub.locks[game_id]:
+            if g.row.mode == "private" and g.row.status in ("waiting", "setup", "active"):
+                raise HTTPException(409, "the record of a Private game is available when the game ends")
+            text = g.game.export()
             finished = len(g.game.board.move_stack) - g.game.board.moves_in_turn
-            while len(record.board.move_stack) > finished:  # (reading it back may have ended it)
-                record.board.pop()
-        record.headers.update({"Site": "superchess", "Player1": g.names.get(g.row.player0_id) or "?",
-                               "Player2": g.names.get(g.row.player1_id) or "?",
-                               "Date": time.strftime("%Y.%m.%d", time.gmtime(g.row.created_at / 1000)),
-                               "TimeControl": g.tc.name})
-        return PlainTextResponse(record.export(), headers={
+            headers = {"Site": "superchess", "Player1": g.names.get(g.row.player0_id) or "?",
+                       "Player2": g.names.get(g.row.player1_id) or "?",
+                       "Date": time.strftime("%Y.%m.%d", time.gmtime(g.row.created_at / 1000)),
+                       "TimeControl": g.tc.name}
+        return PlainTextResponse(await hub.offload.run(_public_record, text, finished, headers), headers={
             "Content-Disposition": f'attachment; filename="superchess-{game_id}.pgn"'})
 
     @app.post("/api/setups/preview")
-    def setup_preview(body: SetupIn) -> dict:
+    async def setup_preview(body: SetupIn) -> dict:
         """The "new shuffle" control: a set-up (random, from a seed, or square by square) to show
         before the match is created."""
         if body.variant not in VARIANT_NAMES:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
-        return _setup(body.variant, body.seed, body.squares)
+        return await hub.offload.run(_setup, body.variant, body.seed, body.squares)
 
     # -- rosters (R13-R17) ------------------------------------------------------------------
     @app.get("/api/variants/{variant}/layout")
@@ -433,9 +445,12 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                 "pieces": variants.piece_entries(v)}
 
     @app.post("/api/rosters/preview")
-    def preview(body: PreviewIn) -> dict:
+    async def preview(body: PreviewIn) -> dict:
         if body.variant not in VARIANT_NAMES:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
+        return await hub.offload.run(_preview, body)
+
+    def _preview(body: PreviewIn) -> dict:
         v = get_variant(body.variant)
         roster = _roster(body.roster, body.variant)
         letter = body.letter.upper()
@@ -462,14 +477,14 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return {"rosters": [_saved(r) for r in store.rosters_of(_account(p).id)]}
 
     @app.put("/api/rosters/{name:path}")
-    def save_roster(name: str, body: SavedRosterIn, p: PlayerRow = Depends(identity)) -> dict:
+    async def save_roster(name: str, body: SavedRosterIn, p: PlayerRow = Depends(identity)) -> dict:
         _account(p)
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise HTTPException(400, "a roster name has 1 to 40 characters")
         if body.variant not in VARIANT_NAMES:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
-        roster = _roster(body.roster, body.variant)
+        roster = await hub.offload.run(_roster, body.roster, body.variant)
         return _saved(store.save_roster(p.id, name, body.variant, roster.text(), now()))
 
     @app.delete("/api/rosters/{name:path}")
@@ -483,13 +498,13 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def game_socket(ws: WebSocket, game_id: str) -> None:
         player = ws_identity(ws)
         await ws.accept()
-        if hub.game(game_id) is None:
+        if await hub.load(game_id) is None:
             await ws.send_text(json.dumps({"type": "error", "message": "no such game"}))
             await ws.close(code=4404)
             return
         conn = Connection(ws.send_text, player.id if player else None)
         conn.start()
-        hub.join(game_id, conn)
+        await hub.join(game_id, conn)
         try:
             while True:
                 msg = await ws.receive()
@@ -514,7 +529,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             return 'malformed message: expected an object with a "type"'
         if data["type"] == "sync":
-            conn.send(hub.message(hub.game(game_id), conn.player_id, now()))
+            conn.send(await hub.view(game_id, conn.player_id, as_message=True))
             return None
         if data["type"] not in ACTIONS:
             return f"unknown message type {data['type'][:40]!r}"

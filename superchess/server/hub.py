@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Callable
 
+from . import variants
 from .live import ActionError, LiveGame
-from .store import Store
+from .offload import Offload
+from .store import GameRow, Store
 
 log = logging.getLogger("superchess.server")
 
 #: events per database transaction at most; one commit costs about as much as a few saved moves
 GROUP_COMMIT = 16
+#: games without a running clock that nobody watches, kept in memory (most recently used first)
+IDLE_KEPT = 64
 
 
 class _Unfinished:
@@ -100,31 +104,54 @@ class Hub:
         self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self._idle: OrderedDict[str, None] = OrderedDict()  # evictable games, least recently used first
         self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
+        self.offload = Offload()  # where the rules work of every event runs, off the event loop
         self.loop: asyncio.AbstractEventLoop | None = None
         # events saved but not yet committed: (game, event, time, new move, the caller's future)
         self._batch: list[tuple[LiveGame, dict, int, tuple | None, asyncio.Future]] = []
 
     # -- loading ----------------------------------------------------------------------------
     def game(self, game_id: str) -> LiveGame | None:
+        """The game if it is in memory (every game in progress is: loaded at start-up or when it
+        started); `load` brings back one that is not."""
+        return self.live.get(game_id)
+
+    async def load(self, game_id: str) -> LiveGame | None:
+        """The game, read from the database and replayed off the event loop if it is not in memory;
+        None if there is no such game. Call it without holding the game's lock."""
+        g = self.live.get(game_id)
+        if g is None:
+            async with self.locks[game_id]:
+                g = await self._load(game_id)
+            self._evict_if_done(game_id)
+        return g
+
+    async def _load(self, game_id: str) -> LiveGame | None:
+        """`load` for a caller that holds the game's lock."""
         g = self.live.get(game_id)
         if g is None:
             row = self.store.game(game_id)
             if row is None:
                 return None
-            names = {}
-            for pid in (row.player0_id, row.player1_id):
-                if pid:
-                    names[pid] = self.store.player(pid).name
-            g = self.live[game_id] = LiveGame(row, self.store.moves(game_id), names, self.now())
+            moves = self.store.moves(game_id)
+            g = self.live[game_id] = await self.offload.run(self._replay, row, moves)
+        return g
+
+    def _replay(self, row: GameRow, moves: list[str]) -> LiveGame:
+        """A stored game as the server holds it, its states ready to send."""
+        names = {pid: self.store.player(pid).name for pid in (row.player0_id, row.player1_id) if pid}
+        g = LiveGame(row, moves, names, self.now())
+        g.prepare()
         return g
 
     def resume(self) -> None:
-        """After a (re)start: load every game in progress and arm its clock."""
+        """After a (re)start, before serving: load every game in progress and arm its clock."""
         self.loop = asyncio.get_running_loop()  # for callers on other threads (tests)
         for game_id in self.store.active_game_ids():
-            g = self.game(game_id)
+            row = self.store.game(game_id)
+            g = self.live[game_id] = self._replay(row, self.store.moves(game_id))
             self._schedule(g)
             if self.ai:  # the computer's games go on
                 self.ai.consider(g)
@@ -151,41 +178,54 @@ class Hub:
     async def act(self, game_id: str, player_id: int | None, action: str, payload: dict) -> dict:
         """Process one action on a game; raises ActionError (nothing changed) or LookupError."""
         async with self.locks[game_id]:
-            g = self.game(game_id)
+            g = await self._load(game_id)
             if g is None:
                 raise LookupError("no such game")
             now = self.now()
             plies = len(g.game.board.move_stack)
-            event = g.apply(action, g.side_of(player_id), payload, now)
+            event = await self._change(g, lambda: g.apply(action, g.side_of(player_id), payload, now))
             await self._commit(g, event, now, plies)
             return event
 
     async def start_game(self, game_id: str, player0: int, player1: int) -> None:
         async with self.locks[game_id]:
-            g = self.game(game_id)
+            g = await self._load(game_id)
             if g.row.status != "waiting":
                 raise ActionError("this invitation is no longer open")
             for pid in (player0, player1):
                 g.names[pid] = self.store.player(pid).name
             now = self.now()
-            g.start(player0, player1, now)
-            await self._commit(g, {"kind": "start"}, now, None)
+            await self._commit(g, await self._change(g, lambda: g.start(player0, player1, now)), now, None)
 
     async def decline(self, game_id: str) -> None:
         async with self.locks[game_id]:
-            g = self.game(game_id)
+            g = await self._load(game_id)
             if g.row.status != "waiting":
                 raise ActionError("this invitation is no longer open")
-            g.row.status = "declined"
-            await self._commit(g, {"kind": "declined"}, self.now(), None)
+            await self._commit(g, await self._change(g, g.decline), self.now(), None)
+
+    async def _change(self, g: LiveGame, change: Callable[[], dict]) -> dict:
+        """Run a change of the game (which returns its event, or raises and changes nothing) and
+        build the new version's shared states. Play in variants whose listing is quick (a few
+        milliseconds at most) runs here; set-ups (which compile rosters) and searched listings run
+        off the event loop. The caller holds the game's lock, so nothing else reads or changes the
+        game meanwhile."""
+        def run() -> dict:
+            event = change()
+            g.bump_version()
+            g.prepare()
+            return event
+        if g.row.status == "active" and not variants.searched_listing(g.game.board.variant):
+            return run()
+        return await self.offload.run(run)
 
     async def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
         """Persist the event, then announce it. The events of different games that arrive in the
         same turn of the event loop share one database transaction (group commit), up to
         `GROUP_COMMIT` events: a full batch is committed and announced at once, so under load the
         first moves of a busy turn do not wait for the last ones. Each caller waits for its own,
-        holding its game's lock, so a game's events stay one at a time."""
-        g.bump_version()
+        holding its game's lock, so a game's events stay one at a time. The event's version is
+        already counted (`_change`)."""
         new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
         if event.get("kind") == "retract":  # the last move of an unfinished turn is taken back
             new_move = (plies - 1, None, now)
@@ -259,13 +299,24 @@ class Hub:
         return g.state(g.side_of(player_id), now, self._colour(player_id))
 
     # -- connections ------------------------------------------------------------------------
-    def join(self, game_id: str, conn: Connection) -> bool:
-        g = self.game(game_id)
+    async def join(self, game_id: str, conn: Connection) -> bool:
+        """Add a viewer and send it the current state; False if there is no such game."""
+        g = await self.load(game_id)
         if g is None:
             return False
-        self.conns[game_id].add(conn)
-        conn.send(self.message(g, conn.player_id, self.now()))
+        async with self.locks[game_id]:
+            self.conns[game_id].add(conn)
+            conn.send(self.message(g, conn.player_id, self.now()))
         return True
+
+    async def view(self, game_id: str, player_id: int | None, as_message: bool = False) -> dict | str | None:
+        """The state one viewer may see now (the `state` message text with `as_message`), read
+        between the game's events; None if there is no such game."""
+        g = await self.load(game_id)
+        if g is None:
+            return None
+        async with self.locks[game_id]:
+            return self.message(g, player_id, self.now()) if as_message else self.state(g, player_id, self.now())
 
     def leave(self, game_id: str, conn: Connection) -> None:
         self.conns[game_id].discard(conn)
@@ -275,15 +326,22 @@ class Hub:
         self._evict_if_done(game_id)
 
     def _evict_if_done(self, game_id: str) -> None:
-        """A game that is over and watched by nobody leaves memory; the database has all of it and
-        `game()` reloads it on demand."""
+        """Games without a running clock (over, or waiting for an opponent) that nobody watches are
+        kept in memory only among the `IDLE_KEPT` most recently used; the database has all of them
+        and `load()` brings one back on demand."""
         g = self.live.get(game_id)
-        if g is None or g.row.status in ("waiting", "setup", "active") or self.conns.get(game_id):
+        if g is None or g.row.status in ("setup", "active") or self.conns.get(game_id):
+            self._idle.pop(game_id, None)
             return
-        del self.live[game_id]
-        lock = self.locks.get(game_id)
-        if lock is not None and not lock.locked():
-            del self.locks[game_id]
+        self._idle[game_id] = None
+        self._idle.move_to_end(game_id)
+        while len(self._idle) > IDLE_KEPT:
+            old, _ = self._idle.popitem(last=False)
+            lock = self.locks.get(old)
+            if lock is not None and lock.locked():  # in use right now: keep it
+                continue
+            self.live.pop(old, None)
+            self.locks.pop(old, None)
 
     # -- clocks -----------------------------------------------------------------------------
     def _schedule(self, g: LiveGame) -> None:

@@ -115,13 +115,19 @@ class LiveGame:
         self.game.play(move)
         self.move_texts.append(move.text)
 
-    def start(self, player0: int, player1: int, now: int) -> None:
+    def start(self, player0: int, player1: int, now: int) -> dict:
+        """The invitation is accepted: the set-up or the play begins."""
         self.row.player0_id, self.row.player1_id = player0, player1
         if self.row.mode in SETUP_ACTIONS:
             self.row.status = "setup"
             self.row.setup_deadline = now + self.tc.roster_window_ms
         else:
             self._begin(now)
+        return {"kind": "start"}
+
+    def decline(self) -> dict:
+        self.row.status = "declined"
+        return {"kind": "declined"}
 
     def _begin(self, now: int) -> None:
         """Play starts: the rosters are final, Player 1's (untimed) first move begins."""
@@ -348,10 +354,21 @@ class LiveGame:
         move). The parts every viewer shares (the board, the legal moves) are encoded once per
         version and spliced in: the server sends this after every event."""
         to_move, own = self._own_part(viewer, now, colour)
-        shared = self._cached("turn_start_json", lambda: _compact(self._turn_start_shared())[1:-1]) \
-            if self._draft_hidden_from(viewer) else self._cached("shared_json", self._shared_json)
+        shared = self._cached("turn_start_json", self._turn_start_json) if self._draft_hidden_from(viewer) \
+            else self._cached("shared_json", self._shared_json)
         legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
         return f'{{{shared},{_compact(own)[1:-1]},"legal":{legal}}}'
+
+    def prepare(self) -> None:
+        """Build what every viewer's state shares for this version (the board, the legal moves, a
+        drafted turn's start), so that sending states after an event costs no rules work: the
+        server calls this off the event loop."""
+        self._cached("shared_json", self._shared_json)
+        if self.row.status == "active":
+            self._cached("legal_json", self._legal_json)
+            self._claimable()
+            if self._draft_hidden_from(self.game.board.turn ^ 1):
+                self._cached("turn_start_json", self._turn_start_json)
 
     # -- drafted turns (tiling-rider R12): the unfinished turn is the mover's alone ------------------
     def _draft_hidden_from(self, viewer: int | None) -> bool:
@@ -367,6 +384,9 @@ class LiveGame:
                 and variants.drafted_turns(self.game.board.variant) and "turn" not in event):
             return None
         return event
+
+    def _turn_start_json(self) -> str:
+        return _compact(self._turn_start_shared())[1:-1]
 
     def _turn_start_shared(self) -> dict:
         """The shared state as the opponent and watchers see a drafted turn: the position at its start."""

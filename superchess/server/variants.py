@@ -13,6 +13,10 @@ PLAYABLE = VARIANT_NAMES + ("intergrid", "vanguard", "tilingrider")
 # multi-move variants whose unfinished turn is the mover's draft (tiling-rider R12): the mover may
 # take its moves back, and the opponent and watchers see the turn's start until the turn ends
 DRAFTED_TURNS = frozenset({"tilingrider"})
+# variants whose legal-move listing is a search (every move listed must start a turn that can be
+# completed: tiling-rider R12), which can take tenths of a second in check: their moves are
+# processed off the event loop; the others' take at most a few milliseconds and stay on it
+SEARCHED_LISTING = frozenset({"tilingrider"})
 # the pieces of standalone variants without piece objects, as letter and name (the board page draws
 # a piece by its name): Tiling Rider's piece letters (tiling-rider section 1)
 # the variants whose pieces the board page names and labels (GET /api/variants/{v}/pieces)
@@ -36,6 +40,11 @@ def multi_move(variant) -> bool:
 def drafted_turns(variant) -> bool:
     """Is an unfinished turn private to the mover and retractable (see DRAFTED_TURNS)?"""
     return variant.name in DRAFTED_TURNS
+
+
+def searched_listing(variant) -> bool:
+    """Can listing this variant's legal moves take long (see SEARCHED_LISTING)?"""
+    return variant.name in SEARCHED_LISTING
 
 
 def turn_facts(board) -> dict:

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from superchess.server import hub as hub_module
 from superchess.server.store import Store
 
 from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync
@@ -183,8 +184,11 @@ def test_a_database_from_an_earlier_version_gains_the_new_columns(data_dir):
     store.engine.dispose()
 
 
-def test_a_finished_game_nobody_watches_leaves_memory_and_reloads_on_demand(server):
+def test_a_finished_game_nobody_watches_leaves_memory_and_reloads_on_demand(server, monkeypatch):
+    """Games without a running clock that nobody watches stay in memory only among the most
+    recently used `IDLE_KEPT` (here none)."""
     from .util import act, new_match, recv_state
+    monkeypatch.setattr(hub_module, "IDLE_KEPT", 0)
     m = new_match(server)
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1:
         recv_state(w1)
@@ -195,6 +199,17 @@ def test_a_finished_game_nobody_watches_leaves_memory_and_reloads_on_demand(serv
     s = m.state(m.p2)
     assert (s["status"], s["termination"], s["moves"]) == ("finished", "resignation", ["h2h4"])
     assert "Player 1 resigned" in s["reason"]
+
+
+def test_idle_games_in_memory_are_bounded(server, monkeypatch):
+    """Reading many games that are over keeps only the most recently used in memory."""
+    monkeypatch.setattr(hub_module, "IDLE_KEPT", 2)
+    games = [new_match(server, accept=False) for _ in range(4)]
+    for m in games:
+        m.state(m.p1)  # a waiting game, read: loaded
+    assert [m.id in server.hub.live for m in games] == [False, False, True, True]
+    assert games[0].state(games[0].p1)["status"] == "waiting"  # reloaded on demand
+    assert [m.id in server.hub.live for m in games] == [True, False, False, True]
 
 
 def test_events_of_several_games_at_once_share_one_commit(server, reader):
