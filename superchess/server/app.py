@@ -117,8 +117,27 @@ def _public_record(text: str, finished: int, headers: dict[str, str]) -> str:
     return record.export()
 
 
+def _playable_start(board: Board) -> None:
+    """HTTP 400 if the game would be over before its first move (checkmate, stalemate, a dead
+    position): such a game could never be played."""
+    outcome = board.outcome()
+    if outcome:
+        raise HTTPException(400, f"the start position is already over ({outcome.termination.value.replace('_', ' ')}): "
+                                 "choose a position with a move to play")
+
+
+def _stored_roster(text: str | None) -> tuple[dict | None, str | None]:
+    """A stored roster in its JSON form, or None and why it cannot be read (stored by an earlier,
+    laxer version): such a row must not break the lists and pages that show it."""
+    try:
+        return Roster.parse(text or "").to_data(), None
+    except ProgramError as e:
+        return None, f"this roster cannot be read ({e})"
+
+
 def _saved(row: SavedRosterRow) -> dict:
-    return {"name": row.name, "variant": row.variant, "roster": Roster.parse(row.roster).to_data()}
+    roster, problem = _stored_roster(row.roster)
+    return {"name": row.name, "variant": row.variant, "roster": roster, **({"problem": problem} if problem else {})}
 
 
 def _me(p: PlayerRow) -> dict:
@@ -249,9 +268,10 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         elif body.setup_seed or body.setup_squares:
             raise HTTPException(400, "a set-up choice needs a variant with generated set-ups and no FEN")
         try:
-            Board(body.variant, fen)
+            start = Board(body.variant, fen)
         except ValueError as e:
             raise HTTPException(400, f"bad start position: {e}") from None
+        _playable_start(start)
         if body.mode not in MODES:
             raise HTTPException(400, f"unknown mode {body.mode!r} (default, private, symmetric or prelude)")
         if body.mode in ("private", "symmetric") and not variants.variant_of(body.variant).reprogrammable:
@@ -267,6 +287,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                 problem = roster_problem(variants.variant_of(body.variant), proposal, side, fen)
                 if problem:
                     raise HTTPException(400, problem)
+            _playable_start(Board(body.variant, fen, (proposal, proposal)))
         elif body.roster:
             raise HTTPException(400, "only symmetric mode takes a roster at creation")
         t = now()
@@ -313,7 +334,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                 "time_control": TIME_CONTROLS[row.time_control].name, "creator": creator.name,
                 "your_side": row.creator_side ^ 1, "fen": row.start_fen, "status": row.status,
                 "yours": row.creator_id == p.id, "mode": row.mode,
-                "roster": Roster.parse(row.roster0 or "").to_data() if row.mode == "symmetric" else None}
+                "roster": _stored_roster(row.roster0)[0] if row.mode == "symmetric" else None}
 
     async def _accept(row: GameRow | None, p: PlayerRow) -> dict:
         if row is None:
@@ -322,6 +343,9 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             raise HTTPException(400, "this is your own invitation; send the link to your opponent")
         if row.invited_id is not None and row.invited_id != p.id:
             raise HTTPException(403, "this invitation is for another player")
+        problem = _stored_roster(row.roster0)[1] or _stored_roster(row.roster1)[1]
+        if problem:
+            raise HTTPException(409, f"{problem}: this invitation cannot be accepted")
         players = [None, None]
         players[row.creator_side] = row.creator_id
         players[row.creator_side ^ 1] = p.id
@@ -408,8 +432,9 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         if g is None:
             raise HTTPException(404, "no such game")
         async with hub.locks[game_id]:
-            if g.row.mode == "private" and g.row.status in ("waiting", "setup", "active"):
-                raise HTTPException(409, "the record of a Private game is available when the game ends")
+            if not g.rosters_revealed():
+                raise HTTPException(409, "the record of a Private game is available when a game both sides "
+                                         "played ends (its rosters stay secret otherwise)")
             text = g.game.export()
             finished = len(g.game.board.move_stack) - g.game.board.moves_in_turn
             headers = {"Site": "superchess", "Player1": g.names.get(g.row.player0_id) or "?",

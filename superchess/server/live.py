@@ -64,16 +64,24 @@ class LiveGame:
         self.tc = TIME_CONTROLS[row.time_control]
         self.prelude = Prelude.replay(get_variant(row.variant), json.loads(row.prelude or "[]")) \
             if row.mode == "prelude" else None
+        # why the game cannot go on, if its stored data cannot be played (a roster stored by an
+        # earlier, laxer version): it can still be read, and aborted by either player
+        self.damage: str | None = None
+        rosters = self.rosters()
         if self.prelude and row.status in ("waiting", "setup"):  # the set-up so far
             self.game = Game(row.variant, self._prelude_fen())
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
-            self.game = Game(row.variant, row.start_fen, None if row.status in ("waiting", "setup") else self.rosters())
+            self.game = self._game_with(None if row.status in ("waiting", "setup") else rosters)
         self.captured: list[list[str]] = [[], []]  # pieces each side has lost
         self.taken: list[list[tuple[int, str]]] = []  # each move's captures (side, letter), to retract them
         self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
         self.move_texts: list[str] = []  # the moves played, as text (what every state lists)
         for text in moves:
-            self._play(text)
+            try:
+                self._play(text)
+            except IllegalMoveError as e:  # only where the rosters could not be read
+                self.damage = self.damage or f"the stored move {text} cannot be replayed ({e})"
+                break
         if row.status in ("finished", "aborted") and self.game.outcome is None:
             # endings that are not on the board (resignation, agreement, time, claim, abort)
             self.game.outcome = Outcome(Termination(row.termination), row.winner, bool(row.claimed))
@@ -86,7 +94,24 @@ class LiveGame:
         self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
 
     def rosters(self) -> tuple[Roster, Roster]:
-        return Roster.parse(self.row.roster0 or ""), Roster.parse(self.row.roster1 or "")
+        """The stored rosters; one that cannot be read counts as the default and damages the game."""
+        rosters = []
+        for side in (0, 1):
+            try:
+                rosters.append(Roster.parse(getattr(self.row, f"roster{side}") or ""))
+            except ProgramError as e:
+                self.damage = self.damage or f"Player {side + 1}'s stored roster cannot be read ({e})"
+                rosters.append(Roster())
+        return rosters[0], rosters[1]
+
+    def _game_with(self, rosters: tuple[Roster, Roster] | None) -> Game:
+        """A new game record from the start position with these rosters (the default ones, and the
+        game damaged, if the rules refuse them)."""
+        try:
+            return Game(self.row.variant, self.row.start_fen, rosters)
+        except ProgramError as e:
+            self.damage = self.damage or f"the stored rosters cannot be played ({e})"
+            return Game(self.row.variant, self.row.start_fen)
 
     # -- who --------------------------------------------------------------------------------
     def side_of(self, player_id: int | None) -> int | None:
@@ -131,8 +156,9 @@ class LiveGame:
 
     def _begin(self, now: int) -> None:
         """Play starts: the rosters are final, Player 1's (untimed) first move begins."""
-        if any(self.rosters()):
-            self.game = Game(self.row.variant, self.row.start_fen, self.rosters())
+        rosters = self.rosters()
+        if any(rosters):
+            self.game = self._game_with(rosters)
         self.row.status = "active"
         self.row.setup_deadline = None
         self.clock.start(self.game.board.turn, now)
@@ -170,6 +196,8 @@ class LiveGame:
         if self.row.status != "active":
             raise ActionError("the game is not in progress" if self.row.status != "waiting"
                               else "the game has not started: the invitation is not accepted yet")
+        if self.damage and action != "abort":
+            raise ActionError(f"this game cannot go on: {self.damage}; either player may abort it")
         if self.clock.expired(now):  # a flag that fell before the timer fired decides first
             return self._timeout(now)
         return getattr(self, "_" + action)(side, payload, now)
@@ -253,10 +281,11 @@ class LiveGame:
         return self._finish(now)
 
     def _abort(self, side: int, payload: dict, now: int) -> dict:
-        if self.clock.moves_made >= 2:  # turns finished
+        if self.clock.moves_made >= 2 and not self.damage:  # turns finished
             raise ActionError("the game can be aborted only before both sides have moved")
-        if self.row.status == "setup" and any(self.rosters()):  # the record keeps what was submitted
-            self.game = Game(self.row.variant, self.row.start_fen, self.rosters())
+        rosters = self.rosters()
+        if self.row.status == "setup" and any(rosters):  # the record keeps what was submitted
+            self.game = self._game_with(rosters)
         self.game.abort()
         return self._finish(now)
 
@@ -413,7 +442,7 @@ class LiveGame:
         return to_move, {
             "you": viewer, "can_claim_draw": to_move and self._claimable(),
             "can_abort": status in ("active", "setup") and viewer is not None
-            and self.clock.moves_made < 2,
+            and (self.clock.moves_made < 2 or self.damage is not None),
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
@@ -428,14 +457,19 @@ class LiveGame:
                          if sq not in p.picks] if p.expects in ("king wing", "queen wing") else [],
                 "placed": sorted(p.picks)}
 
+    def rosters_revealed(self) -> bool:
+        """May everyone see both rosters? Always, but in a Private game (R13-R17): there only once a
+        game that both sides played has ended, so that aborting (or resigning) before the opponent
+        has moved never shows their programs."""
+        return self.row.mode != "private" or self.row.status == "finished" and self.clock.moves_made >= 2
+
     def _visible_rosters(self, viewer: int | None) -> list[dict | None]:
-        """Each side's roster if this viewer may see it: a Private roster only by its owner until
-        the game ends (R13-R17)."""
+        """Each side's roster if this viewer may see it: a hidden Private roster only by its owner,
+        once final (submitted, or the default when play began)."""
         rosters = self.rosters()
-        if self.row.mode != "private" or self.row.status not in ("waiting", "setup", "active"):
+        if self.rosters_revealed():
             return [r.to_data() for r in rosters]
-        # a Private roster: to its owner only, once final (submitted, or the default when play began)
-        return [r.to_data() if s == viewer and (getattr(self.row, f"submitted{s}") or self.row.status == "active")
+        return [r.to_data() if s == viewer and (getattr(self.row, f"submitted{s}") or self.row.status != "setup")
                 else None for s, r in enumerate(rosters)]
 
     def _cached(self, key: str, build):
@@ -528,6 +562,7 @@ class LiveGame:
             "draw_offer": row.draw_offer,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
+            "damage": self.damage,
             "roster_submitted": [bool(row.submitted0), bool(row.submitted1)],
             "prelude": self._prelude_view(),
             "setup_deadline": row.setup_deadline,

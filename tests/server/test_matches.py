@@ -222,3 +222,20 @@ def test_unknown_game(server):
     b = server.browser()
     assert b.get("/api/games/nope").status_code == 404
     assert b.get("/api/games/nope/record").status_code == 404
+
+
+@pytest.mark.parametrize("variant,pieces,side,termination", [
+    ("chess", {"g6": "K", "g7": "Q", "h8": "k"}, "b", "checkmate"),
+    ("chess", {"g6": "K", "f7": "Q", "h8": "k"}, "b", "stalemate"),
+    ("chess", {"d2": "K", "e5": "k"}, "w", "insufficient material"),
+    ("super16", {"i1": "K", "a16": "R", "a15": "R", "p16": "k"}, "b", "checkmate"),
+])
+@pytest.mark.parametrize("against", ["person", "computer"])
+def test_a_start_position_that_is_already_over_is_refused(server, variant, pieces, side, termination, against):
+    """Issue 18, item 10: a game from a checkmate, stalemate or dead position could never be played."""
+    browser = server.browser()
+    games_before = len(server.store.games_of(ok(browser.get("/api/me"))["id"] or 0))
+    path = "/api/matches" if against == "person" else "/api/matches/computer"
+    r = browser.post(path, json={"variant": variant, "fen": make_fen(variant, pieces, side)})
+    assert r.status_code == 400 and f"already over ({termination})" in r.json()["detail"]
+    assert len(server.store.games_of(ok(browser.get("/api/me"))["id"] or 0)) == games_before == 0

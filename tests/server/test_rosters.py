@@ -165,14 +165,38 @@ def test_private_set_up_deadline_gives_the_default_to_who_did_not_submit(server,
     assert server.store.game(m.id).roster1 is None
 
 
-def test_private_game_can_be_aborted_during_set_up_and_the_record_keeps_what_was_submitted(server):
+def test_an_aborted_private_game_never_reveals_the_rosters(server):
+    """Abort-to-peek (issue 18, item 5): aborting during the set-up or after one move shows each
+    player its own roster only, watchers none, and there is no record to read them from."""
+    for moves in ([], ["b1b4"]):
+        m = private_match(server)
+        watcher = server.browser()
+        with m.p1.websocket_connect(url(m)) as w1, m.p2.websocket_connect(url(m)) as w2:
+            recv_state(w1), recv_state(w2)
+            act(w1, [w2], {"type": "submit_roster", "roster": KNIGHT_03})
+            if moves:
+                act(w2, [w1], {"type": "submit_roster", "roster": {}})
+                move(w1, [w2], moves[0])
+            states = [msg["state"] for msg in act(w2, [w1], {"type": "abort"})]
+        assert [s["status"] for s in states] == ["aborted", "aborted"]
+        assert states[0]["rosters"] == [None, {}] and states[1]["rosters"] == [KNIGHT_03, None]
+        assert ok(watcher.get(f"/api/games/{m.id}"))["rosters"] == [None, None]
+        assert m.state(m.p2)["rosters"] == [None, {}]
+        for who in (m.p1, m.p2, watcher):
+            r = who.get(f"/api/games/{m.id}/record")
+            assert r.status_code == 409 and "N:jump" not in r.text
+
+
+def test_a_private_game_resigned_before_both_moved_keeps_the_rosters_secret(server):
     m = private_match(server)
     with m.p1.websocket_connect(url(m)) as w1, m.p2.websocket_connect(url(m)) as w2:
         recv_state(w1), recv_state(w2)
         act(w1, [w2], {"type": "submit_roster", "roster": KNIGHT_03})
-        end = act(w2, [w1], {"type": "abort"})[0]["state"]
-        assert end["status"] == "aborted" and end["rosters"] == [KNIGHT_03, {}]
-    assert 'Roster1 "N:jump:0,3"' in m.p2.get(f"/api/games/{m.id}/record").text
+        act(w2, [w1], {"type": "submit_roster", "roster": {}})
+        move(w1, [w2], "b1b4")
+        end = act(w2, [w1], {"type": "resign"})[0]["state"]
+    assert end["status"] == "finished" and end["rosters"] == [None, {}]
+    assert m.p2.get(f"/api/games/{m.id}/record").status_code == 409
 
 
 def test_private_game_survives_a_restart_with_its_rosters(server, restart):
@@ -313,3 +337,53 @@ def test_server_downtime_during_the_set_up_is_not_charged(server, restart, clock
     server2 = restart(server)
     s = ok(server2.browser(cookies=dict(m.p2.cookies)).get(f"/api/games/{m.id}"))
     assert s["status"] == "setup" and s["setup_deadline"] == clock.t + left
+
+
+@pytest.mark.parametrize("status", ["setup", "active"])
+def test_a_game_whose_stored_roster_cannot_be_read_can_still_be_read_and_aborted(server, restart, status):
+    """A row holding a roster the rules refuse (as an earlier version stored `KQ:...`) loads with
+    that side's default roster; its state explains, moves are refused, and either player may abort
+    (issue 18, item 3)."""
+    m = private_match(server)
+    with m.p1.websocket_connect(url(m)) as w1, m.p2.websocket_connect(url(m)) as w2:
+        recv_state(w1), recv_state(w2)
+        act(w1, [w2], {"type": "submit_roster", "roster": KNIGHT_03})
+        if status == "active":
+            act(w2, [w1], {"type": "submit_roster", "roster": {}})
+            move(w1, [w2], "b1b4")
+            move(w2, [w1], "b15b14")
+    row = server.store.game(m.id)
+    row.roster0 = "KQ:jump:1,2"
+    server.store.save_games([(row, None)])
+    server2 = restart(server)
+    p1, p2 = (server2.browser(cookies=dict(b.cookies)) for b in (m.p1, m.p2))
+    s = ok(p2.get(f"/api/games/{m.id}"))
+    assert s["status"] == status and "cannot be read" in s["damage"] and s["can_abort"]
+    with p1.websocket_connect(url(m)) as w1, p2.websocket_connect(url(m)) as w2:
+        recv_state(w1), recv_state(w2)
+        if status == "active":
+            w1.send_json({"type": "move", "move": "b4b7"})
+            assert "cannot go on" in recv_error(w1)
+        end = act(w2, [w1], {"type": "abort"})[0]["state"]
+    assert end["status"] == "aborted"
+
+
+def test_unreadable_stored_rosters_break_neither_the_saved_list_nor_an_invitation(server):
+    """Rows that an earlier version stored with bad keys (issue 18, item 3): the saved list names the
+    problem (the row can be replaced or deleted), the invitation shows and refuses it, nothing 500s."""
+    alice, bob = server.browser(), server.browser()
+    register(alice, "alice")
+    ok(alice.put("/api/rosters/old", json={"roster": KNIGHT_03}))
+    created = ok(alice.post("/api/matches", json={"mode": "symmetric", "roster": KNIGHT_03}))
+    with server.store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE rosters SET roster = 'KQ:jump:1,2'")
+        conn.exec_driver_sql("UPDATE games SET roster0 = 'KQ:jump:1,2', roster1 = 'KQ:jump:1,2'")
+    [entry] = ok(alice.get("/api/rosters"))["rosters"]
+    assert entry["roster"] is None and "cannot be read" in entry["problem"]
+    ok(alice.put("/api/rosters/old", json={"roster": KNIGHT_03}))
+    assert ok(alice.get("/api/rosters"))["rosters"][0]["roster"] == KNIGHT_03
+    token = token_of(created["invite_url"])
+    assert ok(bob.get(f"/api/invitations/{token}"))["roster"] is None
+    r = bob.post(f"/api/invitations/{token}/accept")
+    assert r.status_code == 409 and "cannot be read" in r.json()["detail"]
+    assert server.store.game(created["game_id"]).status == "waiting"

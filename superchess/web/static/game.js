@@ -321,6 +321,7 @@ function renderStatus(st) {
     default:
       text = st.reason || String(st.status || '');
   }
+  if (st.damage && ['active', 'setup'].includes(st.status)) text = `This game cannot go on: ${st.damage}. Either player may abort it.`;
   el.textContent = text;
   el.classList.toggle('your-turn', st.status === 'active' && player && st.turn === st.you);
   el.classList.toggle('over', ['finished', 'aborted', 'declined'].includes(st.status));
