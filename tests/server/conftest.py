@@ -12,6 +12,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from superchess.server.ai import AIPlayers
 
+from .real_server import Process
 from .util import FakeClock, Server
 
 
@@ -55,3 +56,19 @@ def threads(server):
     server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1))
     yield
     server.hub.ai.close()
+
+
+@pytest.fixture
+def processes(tmp_path):
+    """`processes()` starts a real `superchess serve` on the test's data folder (killed at the end)."""
+    started = []
+    with open(tmp_path / "server.log", "ab") as log:
+
+        def start() -> Process:
+            p = Process(tmp_path / "data", log)
+            started.append(p)
+            return p
+
+        yield start
+        for p in started:
+            p.kill()

@@ -2,103 +2,11 @@
 mid-game and started again on the same data folder: no move lost, no clock charged for the downtime."""
 from __future__ import annotations
 
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 
-import httpx
-import pytest
-from websockets.sync.client import connect
+from .real_server import Player, play, receive
 
 DOWNTIME = 2.0  # seconds the server stays dead (plus its start-up time)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Process:
-    def __init__(self, data, log) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), "--data", str(data)],
-            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 20
-        while True:
-            assert self.proc.poll() is None, "the server exited"
-            try:
-                if httpx.get(f"{self.base}/api/options", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-
-class Player:
-    def __init__(self, server: Process) -> None:
-        self.http = httpx.Client(base_url=server.base, timeout=5)
-        self.me = self.http.get("/api/me").json()
-
-    def cookie_header(self) -> str:
-        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-
-    def socket(self, server: Process, game_id: str):
-        return connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}",
-                       additional_headers={"Cookie": self.cookie_header()}, open_timeout=5)
-
-    def on(self, server: Process) -> Player:
-        """The same browser (cookies) talking to another server process."""
-        cookies = self.http.cookies
-        self.http.close()
-        self.http = httpx.Client(base_url=server.base, timeout=5, cookies=cookies)
-        return self
-
-    def state(self, game_id: str) -> dict:
-        r = self.http.get(f"/api/games/{game_id}")
-        assert r.status_code == 200, r.text
-        body = r.json()
-        return body["state"] if body.get("type") == "state" else body
-
-
-def receive(ws) -> dict:
-    msg = json.loads(ws.recv(timeout=5))
-    assert msg["type"] == "state", msg
-    return msg
-
-
-def play(ws, others, text):
-    ws.send(json.dumps({"type": "move", "move": text}))
-    msgs = [receive(w) for w in (ws, *others)]
-    assert all(m["event"]["move"] == text for m in msgs)
-    return msgs
-
-
-@pytest.fixture
-def processes(tmp_path):
-    started = []
-    with open(tmp_path / "server.log", "ab") as log:
-
-        def start() -> Process:
-            p = Process(tmp_path / "data", log)
-            started.append(p)
-            return p
-
-        yield start
-        for p in started:
-            p.kill()
 
 
 def test_sigkill_mid_game_then_restart_loses_nothing(processes):

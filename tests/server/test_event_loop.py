@@ -1,0 +1,28 @@
+"""No request or game event blocks the server's event loop for long (issue 18, item 1): rules work
+that can take tenths of a second (a Tiling Rider listing in check, roster compilation, loading a
+game) runs off it, measured on the real server by a watcher's round trips every 50 ms."""
+from __future__ import annotations
+
+from .real_server import STALL_MS, Player, stall_under
+
+# a Tiling Rider turn in check, three moves made: listing its legal moves searches completions of
+# the turn for about half a second (found with bench/tiling.py's in-check positions)
+SLOW_LISTING = ("2wg1gggkkg1wgw1g1/1fnfw1w1kk1nf1g1f1/1ng1f2N3wfn1f1g/w1fw4wnn4w2/w1g2n11f/N2w1w1fnn4w2w/"
+                "f3N1g1F5g1fg/5f3F3N2n1/5N1W3Nn1n1f1/NW7G4F1GF/1NF1g2F2F3GF2/2W5W2WN3GW/G2FF4FWWG3F1/"
+                "G3GW6G4N/WW1N2GGKK1N1GG2F/3F1W1GKK1N3WW1 b 11 3 92 | q10p9 d11c10 r14r15")
+
+
+def test_a_slow_listing_is_computed_off_the_event_loop(processes):
+    server = processes()
+    watched = Player(server).http.post("/api/matches", json={}).json()["game_id"]
+    player = Player(server, timeout=120)  # the set-up replays three searched moves: seconds
+
+    def attack() -> None:
+        r = player.http.post("/api/matches/computer", json={"variant": "tilingrider", "fen": SLOW_LISTING,
+                                                             "creator_side": 1, "level": 1})
+        assert r.status_code == 200, r.text
+        state = player.http.get(f"/api/games/{r.json()['game_id']}").json()
+        assert state["status"] == "active" and state["legal"]  # the listing was made
+
+    worst = stall_under(server, watched, attack)
+    assert min(worst) < STALL_MS, worst
