@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
-from ..engine import choose_move, warm_up
+from ..engine import choose_move
 from ..engine.tiling_search import RETRACT
 from .live import ActionError, LiveGame
+from .worker import start_worker
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -28,8 +30,10 @@ LEVELS = range(1, 9)
 def default_executor() -> Executor:
     # one worker: the other core stays with the server; `spawn` because the server process has
     # threads and an event loop that a forked child must not inherit
-    # the worker compiles the engine's tables once at start, not on the first move's clock
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up)
+    # the worker compiles the engine's tables once at start, not on the first move's clock, and
+    # exits with the server, even one killed with SIGKILL
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=start_worker,
+                               initargs=(os.getpid(),))
 
 
 class AIPlayers:

@@ -156,7 +156,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        hub.resume()
+        variants.load_all()
+        hub.resume()  # last: the games' clocks run from the end of the start-up
         yield
         hub.ai.close()
 

@@ -147,11 +147,17 @@ class Hub:
         return g
 
     def resume(self) -> None:
-        """After a (re)start, before serving: load every game in progress and arm its clock."""
+        """After a (re)start: load every game in progress, then run their clocks from the moment the
+        loading is over (the last step of the start-up: loading is not the players' time) and arm
+        their timers."""
         self.loop = asyncio.get_running_loop()  # for callers on other threads (tests)
+        games = []
         for game_id in self.store.active_game_ids():
-            row = self.store.game(game_id)
-            g = self.live[game_id] = self._replay(row, self.store.moves(game_id))
+            g = self.live[game_id] = self._replay(self.store.game(game_id), self.store.moves(game_id))
+            games.append(g)
+        ready = self.now()
+        for g in games:
+            g.resume(ready)
             self._schedule(g)
             if self.ai:  # the computer's games go on
                 self.ai.consider(g)

@@ -86,12 +86,25 @@ class LiveGame:
             # endings that are not on the board (resignation, agreement, time, claim, abort)
             self.game.outcome = Outcome(Termination(row.termination), row.winner, bool(row.claimed))
         self.clock = Clock(self.tc, [row.remaining0, row.remaining1], self._turns_done())
-        if row.status == "active":  # (re)start the side to move now: server downtime is not charged
-            self.clock.start(self.game.board.turn, now)
-        elif row.status == "setup" and row.setup_deadline is not None:  # likewise for the set-up window
-            row.setup_deadline = now + max(0, row.setup_deadline - row.updated_at)
+        # what was left of the set-up window when the game was last saved
+        self._setup_left = max(0, row.setup_deadline - row.updated_at) \
+            if row.status == "setup" and row.setup_deadline is not None else None
+        self.resume(now)
         self._states: dict = {}
         self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
+
+    def resume(self, now: int) -> None:
+        """Run the clock (or the set-up window) of the game just loaded as from `now`, when the
+        server serves it. A real-time turn starts again with the time its side had when it began:
+        the time the server was down or starting is not charged. A Daily deadline is an instant that
+        a restart does not move: time the server was down counts, as in correspondence chess.
+        Resuming again with a later `now` gives the time in between back (the hub loads every game,
+        then resumes them all when its start-up is over)."""
+        if self.row.status == "active":
+            began = self.row.turn_started_at if self.tc.daily else None
+            self.clock.start(self.game.board.turn, now if began is None else began)
+        elif self._setup_left is not None and not self.tc.daily:
+            self.row.setup_deadline = now + self._setup_left
 
     def rosters(self) -> tuple[Roster, Roster]:
         """The stored rosters; one that cannot be read counts as the default and damages the game."""
@@ -369,8 +382,9 @@ class LiveGame:
         return {"kind": "end", "termination": o.termination.value, "result": o.result()}
 
     def sync_row(self, now: int) -> GameRow:
-        """The row to persist: clock times as of the start of the current turn."""
+        """The row to persist: clock times as of the start of the current turn, and when it began."""
         self.row.remaining0, self.row.remaining1 = self.clock.remaining
+        self.row.turn_started_at = self.clock.turn_started if self.clock.running is not None else None
         self.row.updated_at = now
         return self.row
 

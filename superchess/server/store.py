@@ -55,6 +55,9 @@ class GameRow(Base):
     draw_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     remaining0: Mapped[int] = mapped_column(BigInteger, default=0)
     remaining1: Mapped[int] = mapped_column(BigInteger, default=0)
+    # when the running side's turn began (ms; None: no clock runs): a Daily deadline counts from it
+    # across restarts, so a restart does not move it
+    turn_started_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[int] = mapped_column(BigInteger)
@@ -91,7 +94,7 @@ class MoveRow(Base):
 # what changes after a game row is created
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
-                         "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen")
+                         "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at")
 
 
 _FINAL_STATUSES = ("finished", "aborted", "declined")

@@ -31,6 +31,13 @@ def variant_of(name: str):
     return Board(name).variant
 
 
+def load_all() -> None:
+    """Build every playable variant now, at start-up: the first request that lists them (the match
+    form's options) would otherwise stall the event loop for a second or more."""
+    for name in PLAYABLE:
+        variant_of(name)
+
+
 def multi_move(variant) -> bool:
     """Does a turn take more than one move (the state then lists each move's captures)?"""
     rule = getattr(variant, "turn_rule", None)

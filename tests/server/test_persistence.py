@@ -9,7 +9,10 @@ import pytest
 from superchess.server import hub as hub_module
 from superchess.server.store import Store
 
-from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync
+from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync, wait_for
+
+HOUR = 3600 * 1000
+DAY = 24 * HOUR
 
 
 @pytest.fixture
@@ -105,6 +108,102 @@ def test_clocks_are_not_charged_for_the_downtime(server, restart, clock):
     clock.advance(177_000)
     server2.check_clocks()
     assert http_state(p1, m.id)["termination"] == "time"
+
+
+def play_three_moves(m, clock) -> dict:
+    """Both first moves (untimed), then a timed one by Player 1 after 5 s; Player 2's turn begins.
+    The clock as both see it then."""
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        move(w1, [w2], "h2h4")
+        move(w2, [w1], "h15h13")
+        clock.advance(5_000)
+        return move(w1, [w2], "g2g4")[1]["state"]["clock"]
+
+
+def test_loading_the_games_at_start_up_is_not_charged(server, restart, clock, monkeypatch):
+    games = [new_match(server, time_control="blitz-3+2") for _ in range(2)]
+    for m in games:
+        play_three_moves(m, clock)
+    setup = new_match(server, mode="private")  # a real-time set-up window: 300 s, untouched so far
+    cookies = [dict(m.p1.cookies) for m in (*games, setup)]
+    server.close()
+    clock.advance(60_000)
+    loading = Store.moves
+
+    def slow_loading(store, game_id):  # each game takes 1.5 s to load
+        clock.advance(1_500)
+        return loading(store, game_id)
+
+    monkeypatch.setattr(Store, "moves", slow_loading)
+    server2 = restart(server)
+    ready = clock.t  # the start-up is over: every game is loaded
+    for m, jar in zip(games, cookies):
+        c = http_state(server2.browser(cookies=jar), m.id)["clock"]
+        assert c["remaining"] == [177_000, 180_000] and c["running"] == 1
+        assert c["deadline"] == ready + 180_000  # the same for every game, however early it was loaded
+    s = http_state(server2.browser(cookies=cookies[2]), setup.id)
+    assert s["status"] == "setup" and s["setup_deadline"] == ready + 300_000
+
+
+@pytest.mark.parametrize("moves", [0, 3])
+def test_a_daily_deadline_is_an_instant_that_a_restart_does_not_move(server, restart, clock, moves):
+    m = new_match(server, time_control="daily")
+    before = play_three_moves(m, clock) if moves else http_state(m.p1, m.id)["clock"]
+    deadline = before["deadline"]  # Player 2's day to move (moves=0: Player 1's day for the first move)
+    assert deadline == clock.t + DAY
+    cookies = dict(m.p1.cookies)
+    clock.advance(5 * HOUR)
+    server.close()
+    clock.advance(3 * HOUR)  # down for three hours: they count, as in correspondence chess
+    server2 = restart(server)
+    c = http_state(server2.browser(cookies=cookies), m.id)["clock"]
+    assert c["deadline"] == deadline and c["running"] == before["running"]
+    if moves:
+        assert c["remaining"][1] == DAY - 8 * HOUR
+    clock.advance(DAY - 8 * HOUR - 1)
+    server2.check_clocks()
+    assert http_state(server2.browser(cookies=cookies), m.id)["status"] == "active"
+
+
+def test_a_daily_game_whose_deadline_passed_while_down_is_flagged_at_resume(server, restart, clock):
+    m = new_match(server, time_control="daily")
+    deadline = play_three_moves(m, clock)["deadline"]  # Player 2's
+    cookies = dict(m.p1.cookies)
+    server.close()
+    clock.t = deadline + HOUR  # the day ran out while the server was down
+    server2 = restart(server)
+    # the timer armed at start-up does it, with no event and no clock check
+    s = wait_for(server2, m.id, server2.browser(cookies=cookies), lambda s: s["status"] != "active", timeout=10)
+    assert (s["status"], s["result"], s["termination"]) == ("finished", "1-0", "time")
+
+
+def test_a_daily_set_up_deadline_is_an_instant_that_a_restart_does_not_move(server, restart, clock):
+    m = new_match(server, mode="private", time_control="daily")
+    deadline = http_state(m.p1, m.id)["setup_deadline"]
+    assert deadline == clock.t + DAY
+    cookies = dict(m.p1.cookies)
+    server.close()
+    clock.advance(3 * HOUR)
+    server2 = restart(server)
+    assert http_state(server2.browser(cookies=cookies), m.id)["setup_deadline"] == deadline
+
+
+def test_a_game_saved_before_turn_started_at_existed_still_resumes(server, restart, clock, data_dir):
+    import sqlalchemy as sa
+    m = new_match(server, time_control="daily")
+    play_three_moves(m, clock)
+    cookies = dict(m.p1.cookies)
+    server.close()
+    old = Store.in_folder(data_dir)
+    with old.engine.begin() as conn:  # a data folder from before the column
+        conn.execute(sa.text("ALTER TABLE games DROP COLUMN turn_started_at"))
+    old.engine.dispose()
+    clock.advance(HOUR)
+    server2 = restart(server)
+    c = http_state(server2.browser(cookies=cookies), m.id)["clock"]
+    assert c["running"] == 1 and c["deadline"] == clock.t + DAY  # no instant was stored: the day starts now
+    assert server2.store.game(m.id).turn_started_at is None
 
 
 def test_the_first_move_window_restarts_with_the_server(server, restart, clock):
