@@ -33,10 +33,10 @@ class Server:
     own cookie jar = its own browser) that runs on the same event loop as every other browser, so
     the hub's locks, queues and timers all live on one loop, as under uvicorn."""
 
-    def __init__(self, data_dir: Path, clock: FakeClock | None = None) -> None:
+    def __init__(self, data_dir: Path, clock: FakeClock | None = None, **app_options) -> None:
         self.data_dir = data_dir
         self.clock = clock or FakeClock()
-        self.app = create_app(data_dir, now=self.clock)
+        self.app = create_app(data_dir, now=self.clock, **app_options)
         self.hub = self.app.state.hub
         self.store = self.app.state.store
         self._main = TestClient(self.app)
