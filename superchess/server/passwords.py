@@ -1,14 +1,17 @@
 """Password hashing (argon2id) off the event loop, with bounded cost.
 
 Each hash or check takes the hasher's memory (64 MiB with argon2-cffi's defaults) and about 0.1 s
-of CPU, so at most `parallel` run at once (in their own threads: argon2 releases the GIL), at most
-`waiting` more queue behind them, and anything beyond is refused (`Busy`) rather than queued
-without bound. A check for a name without a password (unknown, or a guest) verifies against a
+of CPU on four threads (parallelism 4), so at most `parallel` run at once (one by default: that
+already fills two cores), at most `waiting` more queue behind them, and anything beyond is
+refused (`Busy`) rather than queued without bound. The hashing runs in its own thread at the
+lowest CPU priority (argon2 releases the GIL): the event loop keeps answering however many
+logins arrive. A check for a name without a password (unknown, or a guest) verifies against a
 dummy hash, so it takes as long as a wrong password and does not tell which names exist.
 """
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -17,16 +20,26 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 
+PARALLEL, WAITING = 1, 32  # password operations running at once, and waiting for them
+
+
+def _yield_the_cpu() -> None:
+    """A hashing thread (and argon2's lane threads, which inherit it) runs at the lowest CPU
+    priority: on a busy machine the event loop and the games come first, logins wait."""
+    if hasattr(os, "setpriority"):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
 class Busy(Exception):
     """Too many password operations are already running or waiting."""
 
 
 class Passwords:
-    def __init__(self, hasher: PasswordHasher | None = None, parallel: int = 2, waiting: int = 64) -> None:
+    def __init__(self, hasher: PasswordHasher | None = None, parallel: int = PARALLEL, waiting: int = WAITING) -> None:
         self.hasher = hasher or PasswordHasher()  # argon2id
         self.capacity = parallel + waiting
         self._pending = 0
-        self._pool = ThreadPoolExecutor(parallel, thread_name_prefix="argon2")
+        self._pool = ThreadPoolExecutor(parallel, thread_name_prefix="argon2", initializer=_yield_the_cpu)
         self._dummy: str | None = None
         self._dummy_lock = threading.Lock()
 

@@ -1,5 +1,5 @@
 """An event-loop stall monitor for a running server: a round trip on its own connection every
-`interval` seconds, in a thread, while a test attacks the server on other connections.
+`interval` seconds while a test attacks the server on other connections.
 
     with StallMonitor("http://127.0.0.1:8123") as monitor:
         ...  # the attack
@@ -7,26 +7,29 @@
 
 The probe is `GET path` (by default `/api/me` without a cookie: answered on the event loop, it
 reads nothing and writes nothing), so the longest round trip is the longest time the loop could
-not answer.
+not answer. The probes run in a process of their own (`python -m tests.server.stall URL PATH
+INTERVAL`: probes until its stdin closes, then prints the round trips as JSON), so the attacking
+test's own threads cannot delay them.
 """
 from __future__ import annotations
 
 import http.client
+import json
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class StallMonitor:
     def __init__(self, url: str, path: str = "/api/me", interval: float = 0.05) -> None:
-        parts = urlsplit(url)
-        self.host, self.port = parts.hostname, parts.port or 80
-        self.path = path
-        self.interval = interval
+        self.args = [url, path, str(interval)]
         self.round_trips_ms: list[float] = []
         self.errors: list[str] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     @property
     def max_ms(self) -> float:
@@ -40,31 +43,46 @@ class StallMonitor:
                 + (f", errors: {self.errors[:3]}" if self.errors else ""))
 
     def __enter__(self) -> "StallMonitor":
-        self._connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
-        self._probe()  # connect (and warm up) before the attack starts: only round trips count
-        self.round_trips_ms.clear()
-        self._thread.start()
+        self._proc = subprocess.Popen([sys.executable, "-m", "tests.server.stall", *self.args], cwd=ROOT,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self._proc.stdout.readline().strip() == "probing", "the stall monitor did not start"
         return self
 
     def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join(35)
-        self._connection.close()
+        out, _ = self._proc.communicate(timeout=60)  # closes its stdin: it stops and reports
+        result = json.loads(out)
+        self.round_trips_ms, self.errors = result["round_trips_ms"], result["errors"]
 
-    def _probe(self) -> None:
+
+def probe(url: str, path: str, interval: float) -> None:
+    """The monitor process: probes until stdin closes; prints "probing" once connected, then
+    the results as JSON."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=30)
+    trips, errors = [], []
+
+    def once() -> None:
         start = time.perf_counter()
-        self._connection.request("GET", self.path)
-        response = self._connection.getresponse()
+        connection.request("GET", path)
+        response = connection.getresponse()
         response.read()
-        self.round_trips_ms.append((time.perf_counter() - start) * 1000)
+        trips.append((time.perf_counter() - start) * 1000)
         if response.status >= 500:
-            self.errors.append(f"{response.status} on {self.path}")
+            errors.append(f"{response.status} on {path}")
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self._probe()
-            except (OSError, http.client.HTTPException) as e:
-                self.errors.append(repr(e))
-                self._connection.close()
-                self._connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+    once()  # connect (and warm up) before the attack starts: only later round trips count
+    trips.clear()
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+    print("probing", flush=True)
+    while not stop.wait(interval):
+        try:
+            once()
+        except (OSError, http.client.HTTPException) as e:
+            errors.append(repr(e))
+            connection.close()
+    print(json.dumps({"round_trips_ms": trips, "errors": errors}))
+
+
+if __name__ == "__main__":
+    probe(sys.argv[1], sys.argv[2], float(sys.argv[3]))

@@ -44,8 +44,10 @@ class Server:
         self._browsers: list[TestClient] = []
         self.closed = False
 
-    def browser(self, cookies=None) -> TestClient:
-        c = TestClient(self.app, cookies=cookies)
+    def browser(self, cookies=None, **options) -> TestClient:
+        """`options`: TestClient's, e.g. `client=("10.0.0.1", 5000)` (the address it comes from),
+        `base_url="https://testserver"`, `headers={"Origin": ...}`."""
+        c = TestClient(self.app, cookies=cookies, **options)
         c.portal = self._main.portal  # share the event loop instead of starting a new one
         self._browsers.append(c)
         return c
