@@ -140,7 +140,6 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     app = FastAPI(title="superchess", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
     app.state.store = store
-    app.state.accounts = accounts
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

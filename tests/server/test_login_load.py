@@ -1,15 +1,13 @@
 """A real server (`superchess serve` in a subprocess, argon2's default 64 MiB parameters) under a
 burst of concurrent wrong logins (issue 18, item 4): its memory stays bounded and its event loop
 keeps answering; and what it believes of a trusted proxy's headers (item 12, `Secure` cookies).
-Before: 40 such logins added about 1.4 GB and stalled the loop for seconds (bench/auth_attack.py)."""
+Before: 40 such logins added 1.4 to 2.5 GB and stalled the loop for seconds (bench/auth_attack.py)."""
 from __future__ import annotations
 
 import statistics
 import subprocess
-import threading
 import time
 from collections import Counter
-from pathlib import Path
 
 import httpx
 import pytest
@@ -17,6 +15,7 @@ import pytest
 from superchess.server.accounts import LOGINS_PER_ACCOUNT
 from superchess.server.passwords import PARALLEL, WAITING
 
+from .attack import from_address, login_burst
 from .stall import StallMonitor
 from .test_process_restart import Process
 
@@ -34,44 +33,11 @@ def live(tmp_path_factory):
         p.kill()
 
 
-def from_address(i: int) -> dict:
-    """Each login from its own client address, as a botnet's would come: the server believes the
-    X-Forwarded-For of its trusted proxy (127.0.0.1 by default), so no per-client throttle applies."""
-    return {"X-Forwarded-For": f"10.{i // 250}.{i % 250}.1"}
-
-
-def memory_kb(pid: int) -> dict[str, int]:
-    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
-    return {key: int(status[key].split()[0]) for key in ("VmRSS", "VmHWM")}
-
-
 def burst(live: Process, first_address: int) -> tuple[Counter, StallMonitor, int]:
-    """40 concurrent wrong logins (unknown names, each from its own address and connection) under
-    a stall monitor: (statuses, monitor, peak memory growth in MiB)."""
-    statuses: Counter = Counter()
-    clients = [httpx.Client(base_url=live.base, timeout=120) for _ in range(BURST)]  # (not while measuring)
-    start = threading.Barrier(BURST + 1)
-
-    def one(i: int) -> None:
-        start.wait()
-        r = clients[i].post("/api/login", json={"name": f"nobody{first_address + i}", "password": "wrong guess"},
-                            headers=from_address(first_address + i))
-        statuses[r.status_code] += 1
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(BURST)]
-    for t in threads:
-        t.start()
-    Path(f"/proc/{live.proc.pid}/clear_refs").write_text("5")  # the peak counts from here
-    before = memory_kb(live.proc.pid)["VmRSS"]
-    try:
-        with StallMonitor(live.base) as monitor:
-            start.wait()
-            for t in threads:
-                t.join()
-    finally:
-        for c in clients:
-            c.close()
-    return statuses, monitor, (memory_kb(live.proc.pid)["VmHWM"] - before) // 1024
+    """40 concurrent wrong logins, unknown names each from its own address (so no throttle
+    applies), under a stall monitor."""
+    return login_burst(live.base, live.proc.pid, [(f"nobody{first_address + i}", from_address(first_address + i))
+                                                  for i in range(BURST)])
 
 
 def test_a_burst_of_wrong_logins_keeps_memory_bounded_and_the_loop_answering(live):
@@ -80,7 +46,9 @@ def test_a_burst_of_wrong_logins_keeps_memory_bounded_and_the_loop_answering(liv
     assert statuses == {401: PARALLEL + WAITING, 503: BURST - PARALLEL - WAITING}, statuses
     assert not monitor.errors, monitor.report()
     assert grown_mib < 200, f"{grown_mib} MiB"  # one 64 MiB check at a time (before: +1.4 GB)
-    assert monitor.max_ms < 150, monitor.report()  # robust on a loaded machine (before: 0.5 to 5 s)
+    # robust on a loaded machine, where other processes delay any one round trip; before: 95%
+    # under about 1.2 s, the longest 1.4 to 5 s (the strict bound is the slow test below)
+    assert monitor.percentile_ms(95) < 50 and monitor.max_ms < 500, monitor.report()
 
 
 @pytest.mark.slow
