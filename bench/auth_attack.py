@@ -9,8 +9,9 @@ data folder, registers accounts, then measures:
    (tests/server/stall.py, in its own process) makes a round trip to the server every 50 ms: the
    longest round trip, the server's peak memory growth, the answers' status codes.
    `single`: every login names one account from one client address; `spread`: each login names
-   its own account (the first one was throttled by step 1) from its own address (X-Forwarded-For, which the server trusts from
-   127.0.0.1), as a botnet would, so per-client and per-account throttles do not apply.
+   its own account (the first one was throttled by step 1) from its own address
+   (X-Forwarded-For, which the server trusts from 127.0.0.1), as a botnet would, so per-client
+   and per-account throttles do not apply.
 
     .venv/bin/python bench/auth_attack.py       # this checkout
     cd /other/checkout && PYTHONPATH=. /this/checkout/.venv/bin/python /this/checkout/bench/auth_attack.py
@@ -62,7 +63,8 @@ def main() -> None:
                                    headers=from_address(2000 + 2 * i + len(times) % 2), timeout=60)
                     times.append(time.perf_counter() - t)
                     assert r.status_code == 401, r.text
-            print(f"wrong login, existing account: median {median_ms(known)}; unknown name: median {median_ms(unknown)}")
+            print(f"wrong login, existing account: median {median_ms(known)}; "
+                  f"unknown name: median {median_ms(unknown)}")
             for mode, logins in (("single", [(names[1], from_address(3000))] * args.logins),
                                  ("spread", [(name, from_address(4000 + i)) for i, name in enumerate(names)])):
                 t = time.perf_counter()

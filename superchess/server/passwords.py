@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -25,9 +27,11 @@ PARALLEL, WAITING = 1, 32  # password operations running at once, and waiting fo
 
 def _yield_the_cpu() -> None:
     """A hashing thread (and argon2's lane threads, which inherit it) runs at the lowest CPU
-    priority: on a busy machine the event loop and the games come first, logins wait."""
-    if hasattr(os, "setpriority"):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    priority: on a busy machine the event loop and the games come first, logins wait. (Linux
+    gives each thread its own niceness; elsewhere the threads keep the process's.)"""
+    if sys.platform.startswith("linux"):
+        with suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
 class Busy(Exception):

@@ -281,9 +281,10 @@ class Store:
 
     def _delete_in_batches(self, table, key, condition) -> int:
         dropped = 0
+        batch = delete(table).where(key.in_(select(key).where(condition).limit(PURGE_BATCH)))
         while True:
             with self.engine.begin() as conn:
-                count = conn.execute(delete(table).where(key.in_(select(key).where(condition).limit(PURGE_BATCH)))).rowcount
+                count = conn.execute(batch).rowcount
             dropped += count
             if count < PURGE_BATCH:
                 return dropped

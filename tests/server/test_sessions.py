@@ -48,7 +48,7 @@ def old_database(folder) -> None:
                               colour VARCHAR(7), created_at BIGINT, bot_level INTEGER);
         CREATE TABLE sessions (token VARCHAR(64) PRIMARY KEY, player_id INTEGER REFERENCES players (id),
                                created_at BIGINT);
-        INSERT INTO players VALUES (1, 'oldie', '$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2g', NULL, 5, NULL);
+        INSERT INTO players VALUES (1, 'oldie', '$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaA', NULL, 5, NULL);
         INSERT INTO players VALUES (2, 'Guest-abcdef', NULL, '#123456', 5, NULL);
         INSERT INTO sessions VALUES ('plain-account-token-0123456789abc', 1, 5);
         INSERT INTO sessions VALUES ('plain-guest-token-0123456789abcde', 2, 5);
@@ -65,8 +65,8 @@ def test_sessions_of_an_old_database_keep_working_stored_as_digests(data_dir, cl
         guest = s.browser(cookies={"sc_guest": "plain-guest-token-0123456789abcde"})
         assert ok(account.get("/api/me"))["name"] == "oldie"
         assert ok(guest.get("/api/me")) == {"id": 2, "name": "Guest-abcdef", "account": False, "colour": "#123456"}
-        assert sorted(stored_tokens(s)) == sorted(digest(t) for t in ("plain-account-token-0123456789abc",
-                                                                     "plain-guest-token-0123456789abcde"))
+        old_tokens = ("plain-account-token-0123456789abc", "plain-guest-token-0123456789abcde")
+        assert sorted(stored_tokens(s)) == sorted(digest(t) for t in old_tokens)
         # sessions from before expiry existed count as used at the upgrade: a full lifetime from then
         clock.advance(ACCOUNT_SESSION_MS - DAY_MS)
         assert ok(account.get("/api/me"))["name"] == "oldie"
@@ -120,7 +120,8 @@ def test_log_out_everywhere(server):
 @pytest.mark.parametrize("scheme", ["https", "http"])
 def test_cookies_are_secure_over_https(server, scheme):
     b = server.browser(base_url=f"{scheme}://testserver")
-    for r in (b.post("/api/matches", json={}), b.post("/api/register", json={"name": "lena", "password": "long enough"})):
+    for r in (b.post("/api/matches", json={}),
+              b.post("/api/register", json={"name": "lena", "password": "long enough"})):
         cookie = ok(r) and r.headers["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=lax" in cookie and "max-age=" in cookie
         assert ("; secure" in cookie) == (scheme == "https")
@@ -133,7 +134,8 @@ def test_security_headers_on_every_response(server):
                                           "/static/style.css", "/api/me", "/api/games/nope", "/nothing")]
     responses += [b.post("/api/matches", content=b"{" + b" " * MAX_BODY + b"}",
                          headers={"content-type": "application/json"}),
-                  b.post("/api/matches", json={"variant": 5}), b.post("/api/logout", headers={"Origin": "http://x.example"}),
+                  b.post("/api/matches", json={"variant": 5}),
+                  b.post("/api/logout", headers={"Origin": "http://x.example"}),
                   b.delete("/api/me")]
     assert [r.status_code for r in responses] == [200] * 7 + [404, 404, 413, 400, 403, 405]
     for r in responses:
