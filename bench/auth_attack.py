@@ -9,7 +9,7 @@ data folder, registers accounts, then measures:
    (tests/server/stall.py, in its own process) makes a round trip to the server every 50 ms: the
    longest round trip, the server's peak memory growth, the answers' status codes.
    `single`: every login names one account from one client address; `spread`: each login names
-   its own account (the first one was throttled by step 1) from its own address
+   its own account (the first two are throttled by then) from its own address
    (X-Forwarded-For, which the server trusts from 127.0.0.1), as a botnet would, so per-client
    and per-account throttles do not apply.
 
