@@ -1,17 +1,16 @@
 """HTTP and websocket endpoints (see docs/protocol.md)."""
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from concurrent.futures import Executor
-from typing import Callable
+from typing import Callable, Iterable
 
-from argon2 import PasswordHasher
-from argon2.exceptions import VerificationError
-from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
@@ -23,25 +22,21 @@ from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
 from ..rules.setups import random_substitution, substitution_fen
 from . import variants
+from .accounts import Accounts, Visitor, me
 from .ai import LEVELS, AIPlayers, default_executor
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
 from .limits import BodyLimit
 from .live import ACTIONS, MODES, ActionError
+from .passwords import Passwords
+from .security import BrowserGuard
 from .store import GameRow, PlayerRow, SavedRosterRow, Store, new_token
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 16384  # bytes of one websocket message (a full roster fits)
 MAX_BODY = 16384  # bytes of one HTTP request body
-GUEST_COOKIE, SESSION_COOKIE = "sc_guest", "sc_session"
-NAME_RE = re.compile(r"[A-Za-z0-9_-]{3,20}\Z")
 COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
-_hasher = PasswordHasher()  # argon2id
-
-
-class Credentials(BaseModel):
-    name: str = Field(max_length=40)
-    password: str = Field(max_length=200)
+PURGE_EVERY_S = 3600  # expired sessions and idle guests without games are dropped this often
 
 
 class ColourIn(BaseModel):
@@ -140,28 +135,40 @@ def _saved(row: SavedRosterRow) -> dict:
     return {"name": row.name, "variant": row.variant, "roster": roster, **({"problem": problem} if problem else {})}
 
 
-def _me(p: PlayerRow) -> dict:
-    return {"id": p.id, "name": p.name, "account": p.password_hash is not None, "colour": p.colour}
-
-
 def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                now: Callable[[], int] | None = None,
-               ai_executor: Callable[[], Executor] = default_executor) -> FastAPI:
-    """The server application. `now` (milliseconds) can be injected so tests drive the clocks;
-    `ai_executor` makes the pool the computer thinks in (a process pool by default)."""
+               ai_executor: Callable[[], Executor] = default_executor,
+               allowed_origins: Iterable[str] = (), passwords: Passwords | None = None) -> FastAPI:
+    """The server application. `now` (milliseconds) can be injected so tests drive the clocks
+    and the throttles' windows; `ai_executor` makes the pool the computer thinks in (a process
+    pool by default); `allowed_origins` are origins besides the server's own that browsers may
+    act from (security.py); `passwords` hashes and checks passwords (argon2id defaults)."""
     now = now or (lambda: int(time.time() * 1000))
     store = Store(db_url) if db_url else Store.in_folder(data_dir)
     hub = Hub(store, now)
     hub.ai = AIPlayers(hub, ai_executor)
+    passwords = passwords or Passwords()
+    accounts = Accounts(store, now, passwords)
+
+    async def purge_regularly() -> None:
+        while True:
+            await asyncio.sleep(PURGE_EVERY_S)
+            await asyncio.to_thread(store.purge, now())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         variants.load_all()
+        store.purge(now())  # before serving: nothing waits for it
         hub.resume()  # last: the games' clocks run from the end of the start-up
+        purging = asyncio.create_task(purge_regularly())
         yield
+        purging.cancel()
+        with suppress(asyncio.CancelledError):
+            await purging
         hub.ai.close()
+        passwords.close()
 
-    app = FastAPI(title="superchess", lifespan=lifespan)
+    app = FastAPI(title="superchess", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
     app.state.store = store
 
@@ -172,79 +179,21 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return JSONResponse({"detail": f"bad {where}: {first.get('msg', 'invalid')}"}, status_code=400)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BrowserGuard, allowed_origins=allowed_origins)  # outermost: also on 413s
 
     # Endpoints that touch live games are `async` so they run on the event loop, never in a worker
     # thread beside the game processing.
 
-    # -- identity ---------------------------------------------------------------------------
-    def identity(request: Request, response: Response) -> PlayerRow:
-        for cookie in (SESSION_COOKIE, GUEST_COOKIE):
-            token = request.cookies.get(cookie)
-            if token:
-                p = store.session_player(token)
-                if p:
-                    return p
-        for _ in range(5):
-            name = f"Guest-{new_token(4)[:6]}"
-            if not store.player_by_name(name):
-                break
-        p = store.add_player(name, None, now())
-        response.set_cookie(GUEST_COOKIE, store.add_session(p.id, now()), max_age=10 * 365 * 86400,
-                            httponly=True, samesite="lax")
-        return p
-
-    def ws_identity(ws: WebSocket) -> PlayerRow | None:
-        for cookie in (SESSION_COOKIE, GUEST_COOKIE):
-            token = ws.cookies.get(cookie)
-            if token:
-                p = store.session_player(token)
-                if p:
-                    return p
-        return None
-
-    @app.get("/api/me")
-    def me(p: PlayerRow = Depends(identity)) -> dict:
-        return _me(p)
-
-    @app.post("/api/register")
-    def register(body: Credentials, response: Response) -> dict:
-        if not NAME_RE.match(body.name) or body.name.lower().startswith("guest"):
-            raise HTTPException(400, "names are 3-20 letters, digits, _ or -, and may not start with 'guest'")
-        if len(body.password) < 8:
-            raise HTTPException(400, "passwords need at least 8 characters")
-        if store.player_by_name(body.name, any_case=True):
-            raise HTTPException(409, f"the name {body.name} is taken")
-        p = store.add_player(body.name, _hasher.hash(body.password), now())
-        response.set_cookie(SESSION_COOKIE, store.add_session(p.id, now()), httponly=True, samesite="lax")
-        return _me(p)
-
-    @app.post("/api/login")
-    def login(body: Credentials, response: Response) -> dict:
-        p = store.player_by_name(body.name)
-        try:
-            if p is None or p.password_hash is None:
-                raise VerificationError()
-            _hasher.verify(p.password_hash, body.password)
-        except VerificationError:
-            raise HTTPException(401, "wrong name or password") from None
-        response.set_cookie(SESSION_COOKIE, store.add_session(p.id, now()), httponly=True, samesite="lax")
-        return _me(p)
-
-    @app.post("/api/logout")
-    def logout(request: Request, response: Response) -> dict:
-        token = request.cookies.get(SESSION_COOKIE)
-        if token:
-            store.drop_session(token)
-        response.delete_cookie(SESSION_COOKIE)
-        return {"ok": True}
+    # -- identity (accounts.py) --------------------------------------------------------------
+    app.include_router(accounts.router())
 
     @app.put("/api/me/colour")
-    def set_colour(body: ColourIn, p: PlayerRow = Depends(identity)) -> dict:
+    async def set_colour(body: ColourIn, who: Visitor = Depends(accounts.visitor)) -> dict:
         if not COLOUR_RE.match(body.colour):
             raise HTTPException(400, "a colour is written #rrggbb")
-        p = store.update_player(p.id, colour=body.colour.lower())
+        p = store.update_player(who.player_or_guest().id, colour=body.colour.lower())
         hub.colour_changed(p.id, p.colour)
-        return _me(p)
+        return me(p)
 
     # -- matches ----------------------------------------------------------------------------
     @app.get("/api/options")
@@ -255,8 +204,9 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                                   for tc in TIME_CONTROLS.values()],
                 "levels": list(LEVELS)}
 
-    def _new_game(body: MatchIn, creator: PlayerRow, invited: PlayerRow | None = None) -> GameRow:
-        """A validated match (HTTP 400 naming what is wrong), not yet stored."""
+    def _new_game(body: MatchIn, creator: Visitor, invited: PlayerRow | None = None) -> GameRow:
+        """A validated match (HTTP 400 naming what is wrong), not yet stored; a creator without an
+        identity gets one (a guest) once the match is valid."""
         if body.variant not in variants.PLAYABLE:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         if body.time_control not in TIME_CONTROLS:
@@ -291,75 +241,78 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             _playable_start(Board(body.variant, fen, (proposal, proposal)))
         elif body.roster:
             raise HTTPException(400, "only symmetric mode takes a roster at creation")
+        creator_id = creator.player_or_guest().id
         t = now()
         tc = TIME_CONTROLS[body.time_control]
         start = tc.per_move_ms if tc.daily else tc.initial_ms
         row = GameRow(id=new_token(9), variant=body.variant, start_fen=fen, time_control=tc.id, status="waiting",
-                      creator_id=creator.id, creator_side=body.creator_side,
+                      creator_id=creator_id, creator_side=body.creator_side,
                       invited_id=invited.id if invited else None,
                       invite_token=new_token(), remaining0=start, remaining1=start, version=0,
                       created_at=t, updated_at=t, mode=body.mode,
                       roster0=proposal.text() if proposal else None, roster1=proposal.text() if proposal else None)
-        setattr(row, f"player{body.creator_side}_id", creator.id)
+        setattr(row, f"player{body.creator_side}_id", creator_id)
         return row
 
     @app.post("/api/matches")
-    async def create_match(body: MatchIn, p: PlayerRow = Depends(identity)) -> dict:
+    async def create_match(body: MatchIn, who: Visitor = Depends(accounts.visitor)) -> dict:
         invited = None
         if body.invite:
             invited = store.player_by_name(body.invite.strip())
             if invited is None or invited.password_hash is None:
                 raise HTTPException(404, f"no account named {body.invite.strip()!r}")
-            if invited.id == p.id:
+            if invited.id == who.id:
                 raise HTTPException(400, "you cannot invite yourself")
-        row = await hub.offload.run(_new_game, body, p, invited)
+        row = await hub.offload.run(_new_game, body, who, invited)
         store.add_game(row)
         return {"game_id": row.id, "invite_url": f"/invite/{row.invite_token}"}
 
     @app.post("/api/matches/computer")
-    async def play_computer(body: ComputerMatchIn, p: PlayerRow = Depends(identity)) -> dict:
+    async def play_computer(body: ComputerMatchIn, who: Visitor = Depends(accounts.visitor)) -> dict:
         if body.invite:
             raise HTTPException(400, "a game against the computer invites nobody")
-        row = await hub.offload.run(_new_game, body, p)
+        row = await hub.offload.run(_new_game, body, who)
         bot = store.bot(body.level, now())
         setattr(row, f"player{body.creator_side ^ 1}_id", bot.id)
         store.add_game(row)
         await hub.start_game(row.id, row.player0_id, row.player1_id)
         return {"game_id": row.id}
 
-    def _invitation(row: GameRow | None, p: PlayerRow) -> dict:
+    def _invitation(row: GameRow | None, viewer_id: int | None) -> dict:
         if row is None:
             raise HTTPException(404, "no such invitation")
         creator = store.player(row.creator_id)
         return {"game_id": row.id, "variant": row.variant, "title": variants.variant_of(row.variant).title,
                 "time_control": TIME_CONTROLS[row.time_control].name, "creator": creator.name,
                 "your_side": row.creator_side ^ 1, "fen": row.start_fen, "status": row.status,
-                "yours": row.creator_id == p.id, "mode": row.mode,
+                "yours": row.creator_id == viewer_id, "mode": row.mode,
                 "roster": _stored_roster(row.roster0)[0] if row.mode == "symmetric" else None}
 
-    async def _accept(row: GameRow | None, p: PlayerRow) -> dict:
+    async def _accept(row: GameRow | None, who: Visitor) -> dict:
         if row is None:
             raise HTTPException(404, "no such invitation")
-        if row.creator_id == p.id:
+        if row.creator_id == who.id:
             raise HTTPException(400, "this is your own invitation; send the link to your opponent")
-        if row.invited_id is not None and row.invited_id != p.id:
+        if row.invited_id is not None and row.invited_id != who.id:
             raise HTTPException(403, "this invitation is for another player")
         problem = _stored_roster(row.roster0)[1] or _stored_roster(row.roster1)[1]
         if problem:
             raise HTTPException(409, f"{problem}: this invitation cannot be accepted")
+        if row.status != "waiting":  # (checked again under the game's lock) before making a guest
+            raise HTTPException(409, "this invitation is no longer open")
         players = [None, None]
         players[row.creator_side] = row.creator_id
-        players[row.creator_side ^ 1] = p.id
+        players[row.creator_side ^ 1] = who.player_or_guest().id
         try:
             await hub.start_game(row.id, players[0], players[1])
         except ActionError as e:
             raise HTTPException(409, str(e)) from None
         return {"game_id": row.id}
 
-    async def _decline(row: GameRow | None, p: PlayerRow) -> dict:
+    async def _decline(row: GameRow | None, viewer_id: int | None) -> dict:
         if row is None:
             raise HTTPException(404, "no such invitation")
-        if row.invited_id is not None and row.invited_id != p.id and row.creator_id != p.id:
+        if row.invited_id is not None and viewer_id not in (row.invited_id, row.creator_id):
             raise HTTPException(403, "this invitation is for another player")
         try:
             await hub.decline(row.id)
@@ -368,35 +321,36 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return {"ok": True}
 
     @app.get("/api/invitations/{token}")
-    def invitation(token: str, p: PlayerRow = Depends(identity)) -> dict:
-        return _invitation(store.game_by_token(token), p)
+    def invitation(token: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        return _invitation(store.game_by_token(token), who.id)
 
     @app.post("/api/invitations/{token}/accept")
-    async def accept_token(token: str, p: PlayerRow = Depends(identity)) -> dict:
-        return await _accept(store.game_by_token(token), p)
+    async def accept_token(token: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        return await _accept(store.game_by_token(token), who)
 
     @app.post("/api/invitations/{token}/decline")
-    async def decline_token(token: str, p: PlayerRow = Depends(identity)) -> dict:
-        return await _decline(store.game_by_token(token), p)
+    async def decline_token(token: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        return await _decline(store.game_by_token(token), who.id)
 
-    def _addressed(game_id: str, p: PlayerRow) -> GameRow:
+    def _addressed(game_id: str, who: Visitor) -> GameRow:
         row = store.game(game_id)
-        if row is None or row.invited_id != p.id:
+        if row is None or who.id is None or row.invited_id != who.id:
             raise HTTPException(404, "no invitation for you in that game")
         return row
 
     @app.post("/api/games/{game_id}/accept")
-    async def accept_addressed(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
-        return await _accept(_addressed(game_id, p), p)
+    async def accept_addressed(game_id: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        return await _accept(_addressed(game_id, who), who)
 
     @app.post("/api/games/{game_id}/decline")
-    async def decline_addressed(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
-        return await _decline(_addressed(game_id, p), p)
+    async def decline_addressed(game_id: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        return await _decline(_addressed(game_id, who), who.id)
 
     @app.get("/api/games")
-    async def my_games(p: PlayerRow = Depends(identity)) -> dict:
+    async def my_games(who: Visitor = Depends(accounts.visitor)) -> dict:
         out = {"ongoing": [], "finished": [], "invitations": []}
-        for row in store.games_of(p.id):
+        p = who.player
+        for row in store.games_of(p.id) if p else ():
             # games in progress are in memory, with their turn; the others' rows say all
             g = await hub.load(row.id) if row.status in ("active", "setup") else None
             if g is not None:
@@ -421,8 +375,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return out
 
     @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str, p: PlayerRow = Depends(identity)) -> dict:
-        state = await hub.view(game_id, p.id)
+    async def game_state(game_id: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        state = await hub.view(game_id, who.id)
         if state is None:
             raise HTTPException(404, "no such game")
         return state
@@ -493,18 +447,18 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return {"empty": [name(c) for c in empty_board_destinations(v, roster, letter, cell)],
                 "start": start, "problem": problem}
 
-    def _account(p: PlayerRow) -> PlayerRow:
-        if p.password_hash is None:
+    def _account(who: Visitor) -> PlayerRow:
+        if who.player is None or who.player.password_hash is None:
             raise HTTPException(403, "guests keep their rosters in this browser; log in to keep them on the server")
-        return p
+        return who.player
 
     @app.get("/api/rosters")
-    def saved_rosters(p: PlayerRow = Depends(identity)) -> dict:
-        return {"rosters": [_saved(r) for r in store.rosters_of(_account(p).id)]}
+    def saved_rosters(who: Visitor = Depends(accounts.visitor)) -> dict:
+        return {"rosters": [_saved(r) for r in store.rosters_of(_account(who).id)]}
 
     @app.put("/api/rosters/{name:path}")
-    async def save_roster(name: str, body: SavedRosterIn, p: PlayerRow = Depends(identity)) -> dict:
-        _account(p)
+    async def save_roster(name: str, body: SavedRosterIn, who: Visitor = Depends(accounts.visitor)) -> dict:
+        p = _account(who)
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise HTTPException(400, "a roster name has 1 to 40 characters")
@@ -514,15 +468,15 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         return _saved(store.save_roster(p.id, name, body.variant, roster.text(), now()))
 
     @app.delete("/api/rosters/{name:path}")
-    def delete_roster(name: str, p: PlayerRow = Depends(identity)) -> dict:
-        if not store.delete_roster(_account(p).id, name.strip()):
+    def delete_roster(name: str, who: Visitor = Depends(accounts.visitor)) -> dict:
+        if not store.delete_roster(_account(who).id, name.strip()):
             raise HTTPException(404, f"no saved roster named {name.strip()!r}")
         return {"ok": True}
 
     # -- websocket --------------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
-        player = ws_identity(ws)
+        player = accounts.player_of(ws)
         await ws.accept()
         if await hub.load(game_id) is None:
             await ws.send_text(json.dumps({"type": "error", "message": "no such game"}))
@@ -552,6 +506,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             data = json.loads(text)
         except ValueError:
             return "malformed message: not JSON"
+        except RecursionError:
+            return "malformed message: nested too deeply"
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             return 'malformed message: expected an object with a "type"'
         if data["type"] == "sync":

@@ -5,12 +5,13 @@ works the same. A move is committed here before the server announces it.
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, create_engine,
-                        delete, event, func, insert, inspect, select, text, update)
+                        delete, event, exists, func, insert, inspect, or_, select, text, update)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
@@ -30,9 +31,10 @@ class PlayerRow(Base):
 
 class SessionRow(Base):
     __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 (hex) of the cookie's token
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[int] = mapped_column(BigInteger)
+    last_seen: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # None: from before expiry
 
 
 class GameRow(Base):
@@ -117,6 +119,21 @@ def new_token(nbytes: int = 24) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
+def token_digest(token: str) -> str:
+    """What the sessions table keeps of a session token: a stolen database opens no session."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+DAY_MS = 86_400_000
+# A session expires after this long unused (ms). A guest's identity is its cookie alone, so it lives
+# longer; a guest who has no game is removed (with its sessions) after GUEST_WITHOUT_GAMES_MS unused.
+ACCOUNT_SESSION_MS = 30 * DAY_MS
+GUEST_SESSION_MS = 400 * DAY_MS
+GUEST_WITHOUT_GAMES_MS = 7 * DAY_MS
+SESSION_TOUCH_MS = DAY_MS  # how stale `last_seen` may get before a use writes it again
+PURGE_BATCH = 500
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
@@ -130,6 +147,7 @@ class Store:
                 cur.close()
         Base.metadata.create_all(self.engine)
         self._add_missing_columns()
+        self._hash_plaintext_tokens()
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         # game id -> its mutable columns as this store last committed them (games in play only)
         self._written: dict[str, tuple] = {}
@@ -147,6 +165,16 @@ class Store:
                         if default is not None:
                             ddl += f" DEFAULT {default!r}" if isinstance(default, str) else f" DEFAULT {default}"
                         conn.execute(text(ddl))
+
+    def _hash_plaintext_tokens(self) -> None:
+        """Sessions from before tokens were hashed keep working: their tokens are replaced by
+        their digests (a digest is 64 hex digits; the tokens were 32 characters)."""
+        table = SessionRow.__table__
+        with self.engine.begin() as conn:
+            plain = conn.scalars(select(table.c.token).where(func.length(table.c.token) != 64)).all()
+            if plain:
+                conn.execute(update(table).where(table.c.token == bindparam("plain")).values(token=bindparam("digest")),
+                             [{"plain": t, "digest": token_digest(t)} for t in plain])
 
     @classmethod
     def in_folder(cls, folder: str | Path) -> "Store":
@@ -190,23 +218,79 @@ class Store:
             return row
 
     def add_session(self, player_id: int, now: int) -> str:
+        """A new session of the player: its token (for the cookie; only its digest is stored)."""
         token = new_token()
         with self.session() as s:
-            s.add(SessionRow(token=token, player_id=player_id, created_at=now))
+            s.add(SessionRow(token=token_digest(token), player_id=player_id, created_at=now, last_seen=now))
             s.commit()
         return token
 
-    def session_player(self, token: str) -> PlayerRow | None:
+    def session_player(self, token: str, now: int) -> tuple[PlayerRow, bool] | None:
+        """The player of an unexpired session, and whether this use renewed it (then its cookie may
+        be renewed too); None for an unknown or expired token (an expired session is dropped)."""
         with self.session() as s:
-            row = s.get(SessionRow, token)
-            return s.get(PlayerRow, row.player_id) if row else None
+            row = s.get(SessionRow, token_digest(token))
+            player = s.get(PlayerRow, row.player_id) if row else None
+            if player is None:
+                return None
+            last_seen = now if row.last_seen is None else row.last_seen
+            lifetime = GUEST_SESSION_MS if player.password_hash is None else ACCOUNT_SESSION_MS
+            if now - last_seen > lifetime:
+                s.delete(row)
+                s.commit()
+                return None
+            renewed = row.last_seen is None or now - row.last_seen > SESSION_TOUCH_MS
+            if renewed:
+                row.last_seen = now
+                s.commit()
+            return player, renewed
 
     def drop_session(self, token: str) -> None:
         with self.session() as s:
-            row = s.get(SessionRow, token)
-            if row:
-                s.delete(row)
-                s.commit()
+            s.execute(delete(SessionRow).where(SessionRow.token == token_digest(token)))
+            s.commit()
+
+    def drop_sessions(self, player_id: int) -> int:
+        """Every session of the player (log out everywhere); how many there were."""
+        with self.session() as s:
+            count = s.execute(delete(SessionRow).where(SessionRow.player_id == player_id)).rowcount
+            s.commit()
+            return count
+
+    def purge(self, now: int) -> tuple[int, int]:
+        """Drop expired sessions, and guests without a game (or saved roster) unused for
+        GUEST_WITHOUT_GAMES_MS; sessions from before expiry count as used now. In short
+        transactions of at most PURGE_BATCH rows. Returns (sessions, guests) dropped."""
+        sessions = SessionRow.__table__
+        with self.engine.begin() as conn:
+            conn.execute(update(sessions).where(sessions.c.last_seen.is_(None)).values(last_seen=now))
+        accounts = select(PlayerRow.id).where(PlayerRow.password_hash.is_not(None))
+        expired = [sessions.c.last_seen < now - GUEST_SESSION_MS,
+                   (sessions.c.last_seen < now - ACCOUNT_SESSION_MS) & sessions.c.player_id.in_(accounts)]
+        dropped_sessions = sum(self._delete_in_batches(sessions, sessions.c.token, condition) for condition in expired)
+        cutoff = now - GUEST_WITHOUT_GAMES_MS
+        player = PlayerRow.id
+        idle_guests = ((PlayerRow.password_hash.is_(None)) & PlayerRow.bot_level.is_(None)
+                       & (PlayerRow.created_at < cutoff)
+                       & ~exists().where(SessionRow.player_id == player, SessionRow.last_seen >= cutoff)
+                       & ~exists().where(or_(GameRow.creator_id == player, GameRow.player0_id == player,
+                                             GameRow.player1_id == player, GameRow.invited_id == player))
+                       & ~exists().where(SavedRosterRow.player_id == player))
+        players = PlayerRow.__table__
+        guest_sessions = sessions.c.player_id.in_(select(player).where(idle_guests))
+        without_sessions = idle_guests & ~exists().where(SessionRow.player_id == player)
+        dropped_sessions += self._delete_in_batches(sessions, sessions.c.token, guest_sessions)
+        return dropped_sessions, self._delete_in_batches(players, players.c.id, without_sessions)
+
+    def _delete_in_batches(self, table, key, condition) -> int:
+        dropped = 0
+        batch = delete(table).where(key.in_(select(key).where(condition).limit(PURGE_BATCH)))
+        while True:
+            with self.engine.begin() as conn:
+                count = conn.execute(batch).rowcount
+            dropped += count
+            if count < PURGE_BATCH:
+                return dropped
 
     # -- games ------------------------------------------------------------------------------
     def add_game(self, row: GameRow) -> None:

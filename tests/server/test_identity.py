@@ -2,25 +2,59 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import text
 
 from superchess.server.store import Store
 
 from .util import http_state, new_match, ok, recv_state, register
 
 
-def test_guest_cookie_is_created_on_the_first_request_and_stays(server):
+def rows(server) -> tuple[int, int]:
+    """(players, sessions) in the database."""
+    with server.store.engine.connect() as conn:
+        return tuple(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in ("players", "sessions"))
+
+
+def test_reading_makes_no_identity(server):
+    """Issue 18 item 13: cookie-less reads (pages, /api/me, lists, states, 404s) write nothing."""
+    m = new_match(server)
+    before = rows(server)
     b = server.browser()
-    first = b.get("/api/me")
-    me = ok(first)
-    cookie = first.headers["set-cookie"]
-    assert cookie.startswith("sc_guest=") and "httponly" in cookie.lower()
+    for path in ("/api/me", "/api/games", f"/api/games/{m.id}", "/api/games/nope", "/api/invitations/nope",
+                 f"/api/invitations/{m.token}", "/", f"/game/{m.id}", "/no-such-page", "/api/options",
+                 "/api/rosters"):
+        r = b.get(path)
+        assert r.status_code < 500 and "set-cookie" not in r.headers, (path, r.status_code, r.headers)
+    assert ok(b.get("/api/me")) == {"id": None, "name": None, "account": False, "colour": None}
+    assert ok(b.get("/api/games")) == {"ongoing": [], "finished": [], "invitations": []}
+    assert ok(b.get(f"/api/invitations/{m.token}"))["yours"] is False
+    assert http_state(b, m.id)["you"] is None
+    with b.websocket_connect(f"/ws/games/{m.id}") as ws:
+        assert recv_state(ws)["state"]["you"] is None
+    refused = (b.post("/api/matches", json={"variant": "nonsense"}), b.put("/api/me/colour", json={"colour": "red"}),
+               b.post(f"/api/invitations/{m.token}/accept"), b.post("/api/games/nope/accept"))
+    assert [r.status_code for r in refused] == [400, 400, 409, 404]
+    assert rows(server) == before and not b.cookies
+
+
+def test_acting_makes_a_guest_once_and_it_stays(server):
+    b = server.browser()
+    created = b.post("/api/matches", json={})
+    ok(created)
+    cookie = created.headers["set-cookie"]
+    assert cookie.startswith("sc_guest=") and "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+    me = ok(b.get("/api/me"))
     assert me["account"] is False and me["name"].startswith("Guest-") and me["colour"] is None
     for _ in range(3):
         again = b.get("/api/me")
         assert ok(again) == me
         assert "set-cookie" not in again.headers  # no new identity once the browser has one
-    other = ok(server.browser().get("/api/me"))
-    assert other["id"] != me["id"] and other["name"] != me["name"]
+    ok(b.post("/api/matches", json={}))
+    assert ok(b.get("/api/me")) == me
+    other = server.browser()
+    ok(other.put("/api/me/colour", json={"colour": "#102030"}))  # setting a colour needs an identity too
+    theirs = ok(other.get("/api/me"))
+    assert theirs["id"] not in (None, me["id"]) and theirs["colour"] == "#102030"
 
 
 def test_websocket_without_any_cookie_is_a_watcher(server):
@@ -48,6 +82,7 @@ def test_register_stores_an_argon2id_hash_and_logs_in(server, data_dir):
 def test_login_logout_and_wrong_password(server):
     register(server.browser(), "bob-2", "bobs password")
     b = server.browser()
+    ok(b.post("/api/matches", json={}))  # a guest with a game
     guest = ok(b.get("/api/me"))
     for creds in ({"name": "bob-2", "password": "wrong password"}, {"name": "nobody", "password": "whatever1"},
                   {"name": guest["name"], "password": "whatever1"}):  # a guest has no password
@@ -169,15 +204,17 @@ def test_pages_do_not_embed_user_data(server):
     assert server.browser().get("/game/another-id").text == page.text
 
 
-def test_an_unknown_cookie_gets_a_fresh_guest(server):
+def test_an_unknown_cookie_is_nobody_and_is_removed(server):
     b = server.browser()
     b.cookies.set("sc_guest", "forged-or-expired", domain="testserver.local")
     b.cookies.set("sc_session", "nope", domain="testserver.local")
     r = b.get("/api/me")
-    me = ok(r)
-    assert me["account"] is False and r.headers["set-cookie"].startswith("sc_guest=")
-    assert b.cookies["sc_guest"] != "forged-or-expired"
-    assert ok(b.get("/api/me")) == me
+    assert ok(r) == {"id": None, "name": None, "account": False, "colour": None}
+    assert sorted(c.split("=")[0] for c in r.headers.get_list("set-cookie")) == ["sc_guest", "sc_session"]
+    assert not b.cookies  # both removed
+    ok(b.post("/api/matches", json={}))
+    me = ok(b.get("/api/me"))
+    assert me["name"].startswith("Guest-") and b.cookies["sc_guest"] != "forged-or-expired"
 
 
 def test_oversized_bodies_are_refused_whether_declared_or_streamed(server):

@@ -38,8 +38,8 @@ def test_http_game_state_is_the_bare_state(server):
 
 def test_defaults_super16_creator_is_player_1_and_moves_first(server):
     creator, opponent = server.browser(), server.browser()
-    creator_name = ok(creator.get("/api/me"))["name"]
     created = ok(creator.post("/api/matches", json={}))
+    creator_name = ok(creator.get("/api/me"))["name"]  # the guest made by creating the match
     gid = created["game_id"]
     waiting = http_state(creator, gid)
     assert waiting["status"] == "waiting" and waiting["you"] == 0 and waiting["variant"] == "super16"
@@ -154,7 +154,9 @@ def test_invitation_by_account_name(server):
 def test_invitation_by_name_must_name_an_account(server):
     b = server.browser()
     register(b, "erik")
-    guest_name = ok(server.browser().get("/api/me"))["name"]
+    guest = server.browser()
+    ok(guest.post("/api/matches", json={}))
+    guest_name = ok(guest.get("/api/me"))["name"]
     for name, status in (("nobody_here", 404), (guest_name, 404), ("erik", 400)):
         r = b.post("/api/matches", json={"invite": name})
         assert r.status_code == status, name

@@ -33,10 +33,10 @@ class Server:
     own cookie jar = its own browser) that runs on the same event loop as every other browser, so
     the hub's locks, queues and timers all live on one loop, as under uvicorn."""
 
-    def __init__(self, data_dir: Path, clock: FakeClock | None = None) -> None:
+    def __init__(self, data_dir: Path, clock: FakeClock | None = None, **app_options) -> None:
         self.data_dir = data_dir
         self.clock = clock or FakeClock()
-        self.app = create_app(data_dir, now=self.clock)
+        self.app = create_app(data_dir, now=self.clock, **app_options)
         self.hub = self.app.state.hub
         self.store = self.app.state.store
         self._main = TestClient(self.app)
@@ -44,8 +44,10 @@ class Server:
         self._browsers: list[TestClient] = []
         self.closed = False
 
-    def browser(self, cookies=None) -> TestClient:
-        c = TestClient(self.app, cookies=cookies)
+    def browser(self, cookies=None, **options) -> TestClient:
+        """`options`: TestClient's, e.g. `client=("10.0.0.1", 5000)` (the address it comes from),
+        `base_url="https://testserver"`, `headers={"Origin": ...}`."""
+        c = TestClient(self.app, cookies=cookies, **options)
         c.portal = self._main.portal  # share the event loop instead of starting a new one
         self._browsers.append(c)
         return c

@@ -82,14 +82,27 @@ def browser():
         b.close()
 
 
+def watch_for_page_errors(page, problems: list[str]) -> None:
+    """Collect what must never happen on our pages: a Content-Security-Policy violation (the
+    server's CSP allows no inline script or style) and an uncaught script error."""
+    page.on("console", lambda msg: problems.append(f"{page.url}: {msg.text}")
+            if msg.type == "error" and "Content Security Policy" in msg.text else None)
+    page.on("pageerror", lambda error: problems.append(f"{page.url}: uncaught {error}"))
+
+
 @pytest.fixture()
 def two_players(browser, server):
-    """Two separate browser contexts (two people), each with its own cookies."""
+    """Two separate browser contexts (two people), each with its own cookies; the test fails if
+    either page violates the CSP or throws."""
     contexts = [browser.new_context(viewport={"width": 1280, "height": 1000}) for _ in range(2)]
     pages = [c.new_page() for c in contexts]
+    problems: list[str] = []
+    for page in pages:
+        watch_for_page_errors(page, problems)
     yield pages
     for c in contexts:
         c.close()
+    assert not problems, problems
 
 
 def screenshot(page, name: str) -> None:

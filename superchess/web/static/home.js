@@ -9,7 +9,7 @@ import { openStore } from './rosterstore.js';
 import { SetupChooser } from './setup.js';
 import {
   $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, outcomeFor, resultText, humanize,
-  tcName, variantTitle, absoluteUrl, variantPieces,
+  tcName, variantTitle, absoluteUrl, variantPieces, shownName, whoamiParts,
 } from './ui.js';
 
 let me = null;
@@ -35,16 +35,13 @@ const REFRESH_MS = 15000;
 
 function renderMe() {
   if (!me) return;
-  $('#me-name').textContent = me.name;
+  $('#me-name').textContent = shownName(me);
   $('#me-kind').textContent = me.account ? 'account' : 'guest';
   $('#auth-forms').hidden = Boolean(me.account);
   $('#guest-note').hidden = Boolean(me.account);
   $('#logout').hidden = !me.account;
   if (document.activeElement !== $('#colour')) $('#colour').value = me.colour || DEFAULT_COLOURS[0];
-  $('#whoami').replaceChildren(
-    h('span', { class: 'who-name', text: me.name }),
-    h('span', { class: 'who-kind', text: me.account ? ' (account)' : ' (guest)' }),
-  );
+  $('#whoami').replaceChildren(...whoamiParts(me));
 }
 
 async function loadMe() {
@@ -246,6 +243,7 @@ $('#new-match').addEventListener('submit', async (e) => {
     $('#created').hidden = false;
     clearMessage();
     form.querySelector('#fen').value = '';
+    if (!me || me.id === null) await loadMe(); // creating the match gave this visitor a guest identity
     await refreshGames();
   } catch (err) {
     showMessage(err.message);

@@ -52,7 +52,7 @@ export async function copyText(text) {
       return true;
     }
   } catch { /* fall through */ }
-  const ta = h('textarea', { readonly: true, style: 'position:fixed;top:-1000px;opacity:0' });
+  const ta = h('textarea', { readonly: true, class: 'offscreen' });
   ta.value = text;
   document.body.appendChild(ta);
   ta.select();
@@ -115,17 +115,23 @@ export function absoluteUrl(path) {
   try { return new URL(path, window.location.origin).href; } catch { return path; }
 }
 
+/** The name to show for /api/me: a visitor who has done nothing yet has no identity (no name). */
+export const shownName = (me) => me.name || 'Guest';
+
+/** The page header's #whoami content for /api/me. */
+export function whoamiParts(me) {
+  return [
+    h('span', { class: 'who-name', text: shownName(me) }),
+    h('span', { class: 'who-kind', text: me.account ? ' (account)' : ' (guest)' }),
+  ];
+}
+
 /** Fills the page header's #whoami with the current identity; returns /api/me (or null). */
 export async function loadHeader() {
   const el = $('#whoami');
   try {
     const me = await api.me();
-    if (el) {
-      el.replaceChildren(
-        h('span', { class: 'who-name', text: me.name }),
-        h('span', { class: 'who-kind', text: me.account ? ' (account)' : ' (guest)' }),
-      );
-    }
+    if (el) el.replaceChildren(...whoamiParts(me));
     return me;
   } catch (err) {
     if (el) el.textContent = '';
