@@ -1,5 +1,5 @@
 """Helpers for tests against the real thing: `superchess serve` in a subprocess (its uvicorn, its
-SQLite database), driven over real HTTP and websockets; and a monitor of its event loop's stalls."""
+SQLite database), driven over real HTTP and websockets; and its event loop's stalls under an attack."""
 from __future__ import annotations
 
 import json
@@ -8,11 +8,12 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 
 import httpx
 from websockets.sync.client import connect
+
+from .stall import StallMonitor
 
 STALL_MS = 50  # the longest the event loop may keep a client waiting (issue 18)
 
@@ -86,56 +87,16 @@ def play(ws, others, text):
     return msgs
 
 
-class StallMonitor:
-    """Measures how long the server's event loop keeps a client waiting: a watcher's websocket sends
-    `sync` every `interval` seconds from a thread of this process and times each answer. Use it as a
-    context manager around an attack; `worst_ms` is the longest round trip seen (a loop blocked for
-    X ms shows as a round trip of about X ms or more)."""
-
-    def __init__(self, server: Process, game_id: str, interval: float = 0.05) -> None:
-        self.url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
-        self.interval = interval
-        self.round_trips: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._ready = threading.Event()
-
-    def __enter__(self) -> StallMonitor:
-        self._thread.start()
-        assert self._ready.wait(10), "the stall monitor could not connect"
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join(30)
-
-    def _run(self) -> None:
-        with connect(self.url, open_timeout=5) as ws:
-            json.loads(ws.recv(timeout=5))  # the state sent on joining
-            self._ready.set()
-            while not self._stop.is_set():
-                t0 = time.perf_counter()
-                ws.send('{"type":"sync"}')
-                while json.loads(ws.recv(timeout=60)).get("type") != "state":
-                    pass
-                took = time.perf_counter() - t0
-                self.round_trips.append(took * 1000)
-                self._stop.wait(max(0.0, self.interval - took))
-
-    @property
-    def worst_ms(self) -> float:
-        return max(self.round_trips)
-
-
-def stall_under(server: Process, game_id: str, attack, attempts: int = 3) -> list[float]:
-    """The worst round trips (ms) seen while `attack()` runs, one per attempt, stopping at the first
-    under `STALL_MS`: a loop blocked by the attack stalls every attempt, while a machine busy with
-    other work only disturbs some of them."""
+def stall_under(server: Process, attack, attempts: int = 3) -> list[float]:
+    """The longest round trips (ms) of a stall monitor while `attack()` runs, one per attempt,
+    stopping at the first under `STALL_MS`: a loop blocked by the attack stalls every attempt, while
+    a machine busy with other work only disturbs some of them."""
     worst = []
     for _ in range(attempts):
-        with StallMonitor(server, game_id) as monitor:
+        with StallMonitor(server.base) as monitor:
             attack()
-        worst.append(monitor.worst_ms)
+        assert not monitor.errors, monitor.report()
+        worst.append(monitor.max_ms)
         if worst[-1] < STALL_MS:
             break
     return worst

@@ -17,7 +17,7 @@ from superchess.server.passwords import PARALLEL, WAITING
 
 from .attack import from_address, login_burst
 from .stall import StallMonitor
-from .test_process_restart import Process
+from .real_server import Process
 
 BURST = 40
 
