@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from .passwords import Busy, Passwords
 from .store import GUEST_SESSION_MS, PlayerRow, Store, new_token
-from .throttle import Throttle
+from .throttle import Throttle, refuse_if_throttled
 
 GUEST_COOKIE, SESSION_COOKIE = "sc_guest", "sc_session"
 COOKIE_MAX_AGE_S = GUEST_SESSION_MS // 1000  # renewed daily on use; the server's expiry is what counts
@@ -129,7 +129,7 @@ class Accounts:
         if len(body.password) < 8:
             raise HTTPException(400, "passwords need at least 8 characters")
         client = client_of(request)
-        self._refuse_if_throttled((self.registrations, client), what="registrations")
+        refuse_if_throttled((self.registrations, client), what="registrations")
         self.registrations.take(client)
         self._refuse_if_taken(body.name)
         try:
@@ -144,7 +144,7 @@ class Accounts:
 
     async def login(self, body: Credentials, request: Request, response: Response) -> dict:
         client, account = client_of(request), body.name.lower()
-        self._refuse_if_throttled((self.logins_per_client, client), (self.logins_per_account, account),
+        refuse_if_throttled((self.logins_per_client, client), (self.logins_per_account, account),
                                   what="login attempts")
         self.logins_per_client.take(client)
         self.logins_per_account.take(account)
@@ -178,12 +178,6 @@ class Accounts:
         self.store.drop_sessions(found[0].id)
         response.delete_cookie(SESSION_COOKIE)
         return {"ok": True}
-
-    @staticmethod
-    def _refuse_if_throttled(*buckets: tuple[Throttle, str], what: str) -> None:
-        wait = max(throttle.wait_s(key) for throttle, key in buckets)
-        if wait:
-            raise HTTPException(429, f"too many {what}; try again in {wait} s", headers={"Retry-After": str(wait)})
 
     def _refuse_if_taken(self, name: str) -> None:
         if self.store.player_by_name(name, any_case=True):

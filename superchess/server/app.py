@@ -22,7 +22,7 @@ from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
 from ..rules.setups import random_substitution, substitution_fen
 from . import variants
-from .accounts import Accounts, Visitor, me
+from .accounts import Accounts, Visitor, client_of, me
 from .ai import LEVELS, AIPlayers, default_executor
 from .clock import TIME_CONTROLS
 from .hub import Connection, Hub
@@ -31,11 +31,15 @@ from .live import ACTIONS, MODES, ActionError
 from .passwords import Passwords
 from .security import BrowserGuard
 from .store import GameRow, PlayerRow, SavedRosterRow, Store, new_token
+from .throttle import Throttle, refuse_if_throttled
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 16384  # bytes of one websocket message (a full roster fits)
 MAX_BODY = 16384  # bytes of one HTTP request body
 COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
+# roster previews per client address (each may compile a roster's tables: tenths of a second), per
+# window in ms; the roster editor asks at most a few a second, debounced
+PREVIEWS_PER_CLIENT = (60, 60_000)
 PURGE_EVERY_S = 3600  # expired sessions and idle guests without games are dropped this often
 
 
@@ -149,6 +153,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     hub.ai = AIPlayers(hub, ai_executor)
     passwords = passwords or Passwords()
     accounts = Accounts(store, now, passwords)
+    previews = Throttle(*PREVIEWS_PER_CLIENT, now)
 
     async def purge_regularly() -> None:
         while True:
@@ -425,9 +430,12 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                 "pieces": variants.piece_entries(v)}
 
     @app.post("/api/rosters/preview")
-    async def preview(body: PreviewIn) -> dict:
+    async def preview(body: PreviewIn, request: Request) -> dict:
         if body.variant not in VARIANT_NAMES:
             raise HTTPException(400, f"unknown variant {body.variant!r}")
+        client = client_of(request)
+        refuse_if_throttled((previews, client), what="roster previews")
+        previews.take(client)
         return await hub.offload.run(_preview, body)
 
     def _preview(body: PreviewIn) -> dict:

@@ -1,9 +1,11 @@
 """Attempt counting per key (a client address, an account name) in a sliding window: what limits
-password guessing and registrations. Memory is bounded: at most `max_keys` keys of at most `limit`
+password guessing, registrations and roster previews. Memory is bounded: at most `max_keys` keys of at most `limit`
 instants each."""
 from __future__ import annotations
 
 from typing import Callable, Hashable
+
+from fastapi import HTTPException
 
 
 class Throttle:
@@ -53,3 +55,10 @@ class Throttle:
         expired = [k for k, times in self._attempts.items() if times[-1] <= t - self.window_ms]
         for k in expired or list(self._attempts)[:len(self._attempts) // 2 + 1]:
             del self._attempts[k]
+
+
+def refuse_if_throttled(*buckets: tuple[Throttle, Hashable], what: str) -> None:
+    """HTTP 429 with Retry-After if any (throttle, key) has no attempt left."""
+    wait = max(throttle.wait_s(key) for throttle, key in buckets)
+    if wait:
+        raise HTTPException(429, f"too many {what}; try again in {wait} s", headers={"Retry-After": str(wait)})

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from superchess.rules import Roster
+from superchess.server.app import PREVIEWS_PER_CLIENT
 
 from .util import act, move, new_match, ok, recv, recv_error, recv_state, register, sync, token_of
 
@@ -37,6 +38,22 @@ def test_preview_shows_the_program_on_an_empty_board_and_in_the_start_position(s
     danger = ok(b.post("/api/rosters/preview", json={"roster": {"N": {"mode": "jump", "vectors": [[7, 15]]}},
                                                      "letter": "N", "square": "h8"}))
     assert "attacks the opponent's King" in danger["problem"] and danger["start"] == {}
+
+
+def test_roster_previews_are_throttled_per_client(server, clock):
+    """Issue 18, item 6: each preview may compile a roster's tables; a client gets
+    `PREVIEWS_PER_CLIENT` a minute, then 429 with Retry-After, and others are not affected."""
+    limit, window_ms = PREVIEWS_PER_CLIENT
+    flood, other = server.browser(), server.browser(client=("10.0.0.9", 5000))
+    body = {"roster": KNIGHT_03, "letter": "N", "square": "h8"}
+    for _ in range(limit):
+        ok(flood.post("/api/rosters/preview", json=body))
+    refused = flood.post("/api/rosters/preview", json=body)
+    assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= window_ms // 1000
+    assert "previews" in refused.json()["detail"]
+    ok(other.post("/api/rosters/preview", json=body))
+    clock.advance(window_ms)
+    ok(flood.post("/api/rosters/preview", json=body))
 
 
 @pytest.mark.parametrize("body,message", [
