@@ -67,13 +67,11 @@ def set_fen(pos: DiagramCorePosition, fen: str) -> None:
     if unmoved != "-":
         if "".join(f + r for f, r in _SQ.findall(unmoved)) != unmoved:
             raise FenError(f"bad unmoved field {unmoved!r}")
-        geo = pos.variant.geometry
         for f, r in _SQ.findall(unmoved):
-            try:
-                c = geo.parse_cell(f + r)
-            except ValueError as e:
-                raise FenError(f"unmoved right on {f}{r}: {e}") from None
-            if not pos.board[c] or not pos.rule_of(pos.board[c]).recorded_unmoved:
+            x, y = ord(f) - 97, int(r) - 1 if len(r) <= len(str(pos.ranks)) else -1  # a long number is off the board
+            c = y * pos.files + x
+            if not (0 <= x < pos.files and 0 <= y < pos.ranks) or not pos.board[c] \
+                    or not pos.rule_of(pos.board[c]).recorded_unmoved:
                 raise FenError(f"unmoved right on {f}{r}: no piece there that has one")
             cells.add(c)
     pos.unmoved = frozenset(cells)
