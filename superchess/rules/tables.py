@@ -195,7 +195,8 @@ class Tables:
             total += list_bytes(n)
             for leap_t, pat_t, ray_t in per_cell:
                 total += tuple_bytes(3) + tuple_bytes(len(leap_t), pair)
-                total += tuple_bytes(len(pat_t)) + sum(tuple_bytes(3) + cell + tuple_bytes(len(b), cell) for _, _, b in pat_t)
+                total += tuple_bytes(len(pat_t)) + sum(tuple_bytes(3) + cell + tuple_bytes(len(b), cell)
+                                                       for _, _, b in pat_t)
                 total += tuple_bytes(len(ray_t)) + sum(tuple_bytes(len(ray), pair) for ray in ray_t)
         total += sum(_block(sys.getsizeof(codes)) for codes in code_sets)
         return total + sum(piece_bytes(gen, ()) for gen in programmed)
