@@ -19,11 +19,10 @@ near the window (lazy evaluation).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
+from ..rules.byte_lru import ByteLRU
 from ..rules.encoding import code_of
 from ..rules.program import Roster
-from ..rules.tables import tables_for
+from ..rules.tables import INT, list_bytes, tables_for
 from ..rules.variant import Variant, get_variant
 from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
@@ -206,9 +205,17 @@ class Evaluator:
         return (score if pos.side == 0 else -score) + TEMPO
 
 
-@lru_cache(maxsize=16)
-def _evaluator(variant_name: str, key: tuple) -> Evaluator:
-    return Evaluator(variant_name, (Roster(key[0]), Roster(key[1])))
+#: Ceiling of the evaluator cache, by estimated bytes (`evaluator_bytes`): an evaluator holds its
+#: piece-square tables and, for reprogrammed rosters, its compiled tables.
+EVALUATOR_CACHE_BYTES = 64 << 20
+_evaluators: ByteLRU[tuple, Evaluator] = ByteLRU(EVALUATOR_CACHE_BYTES)
+
+
+def evaluator_bytes(ev: Evaluator, rosters: tuple[Roster, Roster]) -> int:
+    """An estimate, never below the truth, of what an evaluator holds (its tables: only reprogrammed
+    ones, the default ones are kept anyway)."""
+    own = len(ev.pst) * list_bytes(ev.tables.size, INT) + 5 * list_bytes(len(ev.value), INT)
+    return own + (ev.tables.nbytes if any(rosters) else 0)
 
 
 def evaluator_for(variant: str | Variant, rosters: tuple[Roster, Roster]) -> Evaluator:
@@ -220,7 +227,9 @@ def evaluator_for(variant: str | Variant, rosters: tuple[Roster, Roster]) -> Eva
                 entry = _own_evaluators[id(variant)] = (variant, Evaluator(variant, rosters))
             return entry[1]
         variant = variant.name
-    return _evaluator(variant, (rosters[0].key(), rosters[1].key()))
+    return _evaluators.get_or_make((variant, rosters[0].key(), rosters[1].key()),
+                                   lambda: Evaluator(variant, (Roster(rosters[0]), Roster(rosters[1]))),
+                                   lambda ev: evaluator_bytes(ev, rosters))
 
 
 _own_evaluators: dict[int, tuple[Variant, Evaluator]] = {}

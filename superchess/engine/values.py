@@ -30,7 +30,7 @@ from ..rules.tables import (
     RAY_C,
     RAY_M,
     RAY_MC,
-    _compile_piece,
+    compiled_piece,
 )
 from ..rules.variant import get_variant
 
@@ -70,7 +70,7 @@ def value_of_mobility(mobility: float) -> float:
 @lru_cache(maxsize=256)
 def _piece_profile(variant_name: str, side: int, type_index: int, program) -> tuple[float, tuple[float, ...]]:
     """(average effective mobility, mobility per cell) of one piece type for one side."""
-    table, _ = _compile_piece(variant_name, side, type_index, program)
+    table, _ = compiled_piece(variant_name, side, type_index, program)
     per_cell = tuple(cell_mobility(groups) for _, groups in table)
     variant = get_variant(variant_name)
     pt = variant.pieces[type_index - 1]

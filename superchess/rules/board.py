@@ -89,9 +89,8 @@ class Board:
         rosters = rosters or (Roster(), Roster())
         if any(rosters) and not self.variant.reprogrammable:
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
-        letters = "".join(self.variant.by_letter)
         for r in rosters:
-            r.validate(letters)
+            r.validate(self.variant.by_letter)
         self.geometry = self.variant.geometry
         self._piece_of = _pieces_of(self.variant)
         self._pos = Position(self.variant, (Roster(rosters[0]), Roster(rosters[1])))

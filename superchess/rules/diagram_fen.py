@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .diagram_rules import DiagramRules
 from .encoding import SIDE_SHIFT
-from .fen import FenError, placement_text
+from .fen import FenError, parse_counter, parse_rank, placement_text
 
 if TYPE_CHECKING:
     from .diagram_core import DiagramCorePosition
@@ -51,22 +51,15 @@ def set_fen(pos: DiagramCorePosition, fen: str) -> None:
     rows = placement.split("/")
     if len(rows) != pos.ranks:
         raise FenError(f"expected {pos.ranks} ranks, got {len(rows)}")
-    letters = pos.rules.by_letter
+    codes = {}
+    for letter in pos.rules.by_letter:
+        codes[letter], codes[letter.lower()] = pos.code(0, letter), pos.code(1, letter)
     pos.clear()
     for i, row in enumerate(rows):
-        y, x = pos.ranks - 1 - i, 0
-        for tok in re.findall(r"[0-9]+|.", row):
-            if tok.isdigit():
-                x += int(tok)
-                continue
-            if tok.upper() not in letters:
-                raise FenError(f"unknown piece letter {tok!r} (known: {''.join(letters)})")
-            if x >= pos.files:
-                raise FenError(f"rank {y + 1} is longer than {pos.files} files")
-            pos.put(y * pos.files + x, pos.code(0 if tok.isupper() else 1, tok.upper()))
-            x += 1
-        if x != pos.files:
-            raise FenError(f"rank {y + 1} has {x} files, expected {pos.files}")
+        y = pos.ranks - 1 - i
+        for x, code in enumerate(parse_rank(row, pos.files, codes, f"rank {y + 1}")):
+            if code:
+                pos.put(y * pos.files + x, code)
     if side not in ("w", "b"):
         raise FenError(f"side to move must be w or b, not {side!r}")
     pos.side = 0 if side == "w" else 1
@@ -75,14 +68,12 @@ def set_fen(pos: DiagramCorePosition, fen: str) -> None:
         if "".join(f + r for f, r in _SQ.findall(unmoved)) != unmoved:
             raise FenError(f"bad unmoved field {unmoved!r}")
         for f, r in _SQ.findall(unmoved):
-            x, y = ord(f) - 97, int(r) - 1
+            x, y = ord(f) - 97, int(r) - 1 if len(r) <= len(str(pos.ranks)) else -1  # a long number is off the board
             c = y * pos.files + x
             if not (0 <= x < pos.files and 0 <= y < pos.ranks) or not pos.board[c] \
                     or not pos.rule_of(pos.board[c]).recorded_unmoved:
                 raise FenError(f"unmoved right on {f}{r}: no piece there that has one")
             cells.add(c)
     pos.unmoved = frozenset(cells)
-    if not (half.isdigit() and full.isdigit() and int(full) >= 1):
-        raise FenError(f"bad move counters {half!r} {full!r}")
-    pos.halfmove, pos.fullmove = int(half), int(full)
+    pos.halfmove, pos.fullmove = parse_counter(half, "half-move clock"), parse_counter(full, "move number", 1)
     pos.rehash()

@@ -2,37 +2,55 @@
 passant, half-move clock, full-move number. Reading validates and explains what is wrong."""
 from __future__ import annotations
 
+import re
+from collections import Counter
+from collections.abc import Mapping
+
 from .encoding import SIDE_SHIFT, code_of
 from .position import Position
+from .tables import MAX_HELD
 
 
 class FenError(ValueError):
     """A malformed or impossible position text."""
 
 
-def _parse_rank(text: str, rank_no: int, files: int, letters: dict[str, int]) -> list[int]:
+#: The most digits of a counter field (half-move clock, move number, quiet turns): larger numbers
+#: are refused before they are converted.
+MAX_COUNTER_DIGITS = 9
+_RANK_TOKEN = re.compile(r"([0-9]+)|(.)", re.S)  # a run of empty cells (ASCII digits) or one letter
+
+
+def parse_rank(text: str, width: int, codes: Mapping[str, int], label: str, cells: str = "squares",
+               error: type[FenError] = FenError) -> list[int]:
+    """The piece codes of one rank of a placement (0 = empty), read from its letters and its runs of
+    empty cells written as numbers; `error` (a FenError) unless it has exactly `width` cells. A run
+    is checked against the room left on the rank before anything is allocated for it."""
     row: list[int] = []
-    num = ""
-    for ch in text:
-        if ch.isdigit():
-            num += ch
+    for token in _RANK_TOKEN.finditer(text):
+        run = token[1]
+        if run and run[0] == "0":
+            raise error(f"{label}: bad empty-{cells[:-1]} count {run!r}")
+        n = (int(run) if len(run) <= len(str(width)) else width + 1) if run else 1
+        if n > width - len(row):
+            raise error(f"{label} has more than {width} {cells}")
+        if run:
+            row.extend([0] * n)
             continue
-        if num:
-            if num.startswith("0"):
-                raise FenError(f"rank {rank_no}: bad empty-square count {num!r}")
-            row.extend([0] * int(num))
-            num = ""
-        code = letters.get(ch)
+        code = codes.get(token[2])
         if code is None:
-            raise FenError(f"rank {rank_no}: unknown piece letter {ch!r}")
+            raise error(f"{label}: unknown piece letter {token[2]!r} (known: {''.join(sorted(codes))})")
         row.append(code)
-    if num:
-        if num.startswith("0"):
-            raise FenError(f"rank {rank_no}: bad empty-square count {num!r}")
-        row.extend([0] * int(num))
-    if len(row) != files:
-        raise FenError(f"rank {rank_no} has {len(row)} squares, expected {files}")
+    if len(row) != width:
+        raise error(f"{label} has {len(row)} {cells}, expected {width}")
     return row
+
+
+def parse_counter(text: str, name: str, low: int = 0, error: type[FenError] = FenError) -> int:
+    """A counter field (ASCII digits, at least `low`); `error` (a FenError) naming the field otherwise."""
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_COUNTER_DIGITS or int(text) < low:
+        raise error(f"bad {name} {text!r} (a whole number, at least {low}, at most {MAX_COUNTER_DIGITS} digits)")
+    return int(text)
 
 
 def _split_holdings(placement: str, variant) -> tuple[str, str]:
@@ -75,7 +93,7 @@ def set_fen(pos: Position, fen: str) -> None:
             pos.hold[code >> SIDE_SHIFT][code & 63] += 1
     for i, text in enumerate(ranks):
         r = geo.ranks - 1 - i
-        for f, code in enumerate(_parse_rank(text, r + 1, geo.files, letters)):
+        for f, code in enumerate(parse_rank(text, geo.files, letters, f"rank {r + 1}")):
             if code:
                 pos.put(geo.cell(f, r), code)
     for s in (0, 1):
@@ -86,6 +104,10 @@ def set_fen(pos: Position, fen: str) -> None:
         for c in pos.occ[s]:
             if t.pawn[pos.board[c]] and geo.rank_of(c) == last:
                 raise FenError(f"pawn on {geo.name(c)} stands on its promotion rank")
+        if pos.hold is not None:  # captures and promotions only move a piece between board and holdings
+            owned = Counter(pos.board[c] & 63 for c in pos.occ[s])
+            if any(n + owned[ti] > MAX_HELD for ti, n in enumerate(pos.hold[s]) if n):
+                raise FenError(f"Player {s + 1} holds and owns more than {MAX_HELD} pieces of one type")
     if side not in ("w", "b"):
         raise FenError(f"side to move must be 'w' or 'b', not {side!r}")
     pos.side = 0 if side == "w" else 1
@@ -116,10 +138,7 @@ def set_fen(pos: Position, fen: str) -> None:
                 or pos.board[cell - step]):
             raise FenError(f"en passant square {ep} does not follow a two-square pawn advance")
         pos.ep = cell
-    for name, value, low in (("half-move clock", half, 0), ("move number", full, 1)):
-        if not value.isdigit() or int(value) < low:
-            raise FenError(f"bad {name} {value!r}")
-    pos.halfmove, pos.fullmove = int(half), int(full)
+    pos.halfmove, pos.fullmove = parse_counter(half, "half-move clock"), parse_counter(full, "move number", 1)
     if pos.kings[pos.side ^ 1] >= 0 and pos.is_attacked(pos.kings[pos.side ^ 1], pos.side):
         raise FenError("the side not to move is in check")
     if pos.ep >= 0 and pos.ep_capturable():

@@ -4,7 +4,7 @@ point, e.g. `e3E3`), the clock in turns and the turn number."""
 from __future__ import annotations
 
 from .encoding import code_of
-from .fen import placement_text
+from .fen import FenError, parse_counter, parse_rank, placement_text
 from .layered_geometry import POINTS, SQUARES
 from .layered_position import LayeredPosition
 
@@ -12,52 +12,50 @@ from .layered_position import LayeredPosition
 def _rows(pos: LayeredPosition, layer: int, text: str) -> None:
     geo = pos.geometry
     w, h = geo.dims[layer]
+    kind = "square" if layer == SQUARES else "point"
     rows = text.split("/")
     if len(rows) != h:
-        raise ValueError(f"expected {h} rows in {text!r}")
+        raise FenError(f"expected {h} rows of {kind}s, got {len(rows)}")
+    codes = {}
+    for (on, letter), ti in pos.variant.by_letter.items():
+        if on == layer:
+            codes[letter], codes[letter.lower()] = code_of(0, ti), code_of(1, ti)
     for i, row in enumerate(rows):
-        y, x = h - 1 - i, 0
-        for ch in row:
-            if ch.isdigit():
-                x += int(ch)
-                continue
-            if x >= w:
-                raise ValueError(f"row too long: {row!r}")
-            pos.put(geo.cell(layer, x, y), code_of(0 if ch.isupper() else 1, pos.variant.type_index(layer, ch)))
-            x += 1
-        if x != w:
-            raise ValueError(f"row {row!r} has {x} cells, expected {w}")
+        y = h - 1 - i
+        for x, code in enumerate(parse_rank(row, w, codes, f"{kind} row {y + 1}", f"{kind}s")):
+            if code:
+                pos.put(geo.cell(layer, x, y), code)
 
 
 def parse_layered_fen(text: str, variant_name: str = "intergrid") -> LayeredPosition:
-    """The turn-start position written `text`; ValueError with the reason otherwise."""
+    """The turn-start position written `text`; FenError with the reason otherwise."""
     parts = text.split()
     if len(parts) != 7:
-        raise ValueError("expected 7 fields: squares points side castling ep halfmove fullmove")
+        raise FenError("expected 7 fields: squares points side castling ep halfmove fullmove")
     pos = LayeredPosition(variant_name)
     geo = pos.geometry
     _rows(pos, SQUARES, parts[0])
     _rows(pos, POINTS, parts[1])
     if parts[2] not in ("w", "b"):
-        raise ValueError(f"bad side {parts[2]!r}")
+        raise FenError(f"bad side {parts[2]!r}")
     pos.side = "wb".index(parts[2])
     letters = pos.tables.castle_letters
     if parts[3] != "-":
         for ch in parts[3]:
             if ch not in letters:
-                raise ValueError(f"bad castling {parts[3]!r}")
+                raise FenError(f"bad castling {parts[3]!r}")
             pos.castling |= 1 << letters.index(ch)
     t = pos.tables
     pos.live_castling = sum(bit for side in (0, 1) for bit, kf, _, rf, *_ in t.castles[side]
                             if pos.board[kf] == t.king_code[side] and pos.board[rf] == t.rook_code[side])
     if parts[4] != "-":
         for i in range(0, len(parts[4]), 2):
-            cell = geo.parse_cell(parts[4][i:i + 2])
+            try:
+                cell = geo.parse_cell(parts[4][i:i + 2])
+            except ValueError as e:
+                raise FenError(f"bad en passant field {parts[4]!r}: {e}") from None
             pos.ep[geo.layer[cell]] = cell
-    try:
-        pos.halfmove, pos.fullmove = int(parts[5]), int(parts[6])
-    except ValueError:
-        raise ValueError("bad clocks") from None
+    pos.halfmove, pos.fullmove = parse_counter(parts[5], "half-move clock"), parse_counter(parts[6], "move number", 1)
     pos.rehash()
     return pos
 

@@ -19,7 +19,7 @@ def validate_roster(variant: Variant, roster: Roster) -> None:
     """ProgramError naming the piece and the bad vector, if `roster` cannot be used in `variant`."""
     if roster and not variant.reprogrammable:
         raise ProgramError(f"{variant.name} pieces cannot be reprogrammed")
-    roster.validate("".join(variant.by_letter))
+    roster.validate(variant.by_letter)
 
 
 def empty_board_destinations(variant: Variant, roster: Roster, letter: str, cell: int, side: int = 0) -> list[int]:

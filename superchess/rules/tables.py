@@ -1,6 +1,8 @@
 """Compile a variant and a roster pair into per-cell move and attack tables.
 
-Built once per (variant, rosters) and shared by every board using them. The generator then only
+Built once per (variant, rosters) and shared by every board using them: a variant's default tables
+are kept; those of reprogrammed pieces and rosters live in caches bounded by their bytes
+(`piece_cache`, `table_cache`, ceilings `PIECE_CACHE_BYTES`, `TABLE_CACHE_BYTES`). The generator then only
 walks tuples: for each piece code and origin cell, groups of (kind, entries) with the move integer
 already encoded; for each cell and attacking side, the leaps, lame paths and reverse rays that can
 attack it.
@@ -8,9 +10,12 @@ attack it.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+import sys
+import weakref
+from collections.abc import Iterable
 
 from .encoding import CASTLE, DOUBLE, EP, MAX_CODE, PROMO_SHIFT, TO_SHIFT, code_of
+from .byte_lru import ByteLRU
 from .program import Program, Roster
 from .variant import Variant
 
@@ -61,22 +66,29 @@ class Tables:
                            for side in (0, 1)]
         # attack tables: attacks[side][cell] = (leaps, lame paths, reverse rays)
         raw = [[({}, {}, {}) for _ in range(n)] for _ in range(2)]
+        programmed: list = []  # the move tables of reprogrammed pieces
         for side in (0, 1):
             for ti, pt in enumerate(types, 1):
                 code = code_of(side, ti)
+                program = rosters[side].get(pt.letter)
                 if variant.piece_compiler is not None:
                     self.gen[code], attack_entries = variant.piece_compiler(side, ti)
                 else:
-                    self.gen[code], attack_entries = _compile_piece(variant.name, side, ti,
-                                                                    rosters[side].get(pt.letter))
+                    self.gen[code], attack_entries = compiled_piece(variant.name, side, ti, program)
+                if program is not None:
+                    programmed.append(self.gen[code])
                 for shape, t, key, k in attack_entries:
                     if shape == 2:
                         raw[side][t][2].setdefault(key, {}).setdefault(k, set()).add(code)
                     else:
                         raw[side][t][shape].setdefault(key, set()).add(code)
-        self.attacks = [[self._freeze_attacks(geo, t, raw[side][t]) for t in range(n)] for side in (0, 1)]
+        interned: dict[frozenset[int], frozenset[int]] = {}  # one object per set of codes: few distinct
+        self.attacks = [[self._freeze_attacks(geo, t, raw[side][t], interned) for t in range(n)]
+                        for side in (0, 1)]
         self._build_castling(variant)
         self._build_zobrist(variant)
+        #: the memory these tables hold besides the default pieces' move tables (an upper estimate)
+        self.nbytes = self._estimated_bytes(programmed, interned)
 
     @staticmethod
     def _compile_cell(geo, s, pawn, components, fwd, last_rank, en_passant, att):
@@ -148,19 +160,46 @@ class Tables:
         return post, ordered
 
     @staticmethod
-    def _freeze_attacks(geo, t, raw_t):
+    def _freeze_attacks(geo, t, raw_t, interned: dict[frozenset[int], frozenset[int]]):
+        def codes_of(codes) -> frozenset[int]:
+            fs = frozenset(codes)
+            return interned.setdefault(fs, fs)
+
         leaps, pats, rays = raw_t
-        leap_t = tuple((a, frozenset(codes)) for a, codes in sorted(leaps.items()))
-        pat_t = tuple((a, frozenset(codes), between) for (a, between), codes in sorted(pats.items()))
+        leap_t = tuple((a, codes_of(codes)) for a, codes in sorted(leaps.items()))
+        pat_t = tuple((a, codes_of(codes), between) for (a, between), codes in sorted(pats.items()))
         ray_t = []
         for (dx, dy), by_dist in sorted(rays.items()):
             far = max(by_dist)
             ray = []
             for k in range(1, far + 1):
                 a = geo.offset(t, -dx * k, -dy * k)
-                ray.append((a, frozenset(by_dist.get(k, ()))))
+                ray.append((a, codes_of(by_dist.get(k, ()))))
             ray_t.append(tuple(ray))
         return leap_t, pat_t, tuple(ray_t)
+
+    def _estimated_bytes(self, programmed: list, code_sets: Iterable[frozenset[int]]) -> int:
+        """An estimate, never below the truth, of the memory these tables hold besides the move
+        tables of pieces moving by default (kept once per variant, see `compiled_piece`): hash and
+        attack tables (with their sets of codes) and the move tables of the `programmed` pieces.
+        The move caches boards fill (`move_cache`, `tail_cache`) grow with the moves shown and are
+        not counted."""
+        n = self.size
+        cell = _cell_bytes(n)
+        total = MAX_CODE * list_bytes(n, KEY) + list_bytes(n, KEY) + list_bytes(len(self.z_castle), KEY)
+        total += 12 * list_bytes(MAX_CODE) + 2 * list_bytes(n, INT)  # flags and tables per code and cell
+        if self.z_hold is not None:
+            total += 2 * len(self.z_hold[0]) * list_bytes(MAX_HELD + 1, KEY)
+        pair = tuple_bytes(2) + cell
+        for per_cell in self.attacks:
+            total += list_bytes(n)
+            for leap_t, pat_t, ray_t in per_cell:
+                total += tuple_bytes(3) + tuple_bytes(len(leap_t), pair)
+                total += tuple_bytes(len(pat_t)) + sum(tuple_bytes(3) + cell + tuple_bytes(len(b), cell)
+                                                       for _, _, b in pat_t)
+                total += tuple_bytes(len(ray_t)) + sum(tuple_bytes(len(ray), pair) for ray in ray_t)
+        total += sum(_block(sys.getsizeof(codes)) for codes in code_sets)
+        return total + sum(piece_bytes(gen, ()) for gen in programmed)
 
     def _build_castling(self, variant: Variant) -> None:
         geo = variant.geometry
@@ -211,7 +250,6 @@ class Tables:
                        for _ in (0, 1)] if variant.holdings else None
 
 
-@lru_cache(maxsize=512)
 def _compile_piece(variant_name: str, side: int, type_index: int, program: Program | None):
     """Move table (per origin cell) and attack entries of one piece type for one side."""
     from .variant import get_variant
@@ -227,15 +265,88 @@ def _compile_piece(variant_name: str, side: int, type_index: int, program: Progr
     return table, att
 
 
-@lru_cache(maxsize=64)
-def _tables(variant_name: str, roster_key: tuple) -> Tables:
-    from .variant import get_variant
-    variant = get_variant(variant_name)
-    rosters = (Roster(roster_key[0]), Roster(roster_key[1]))
-    return Tables(variant, rosters)
+# -- memory estimates: CPython's object sizes (64-bit) rounded up to the allocator's 16-byte blocks, so
+# that an estimate is never below the truth
+def _block(nbytes: int) -> int:
+    return (nbytes + 15) & ~15
 
 
+INT = _block(32)   # an int below 2**60 (a move integer)
+KEY = _block(36)   # a 64-bit hash key
+
+
+def tuple_bytes(n: int, item: int = 0) -> int:
+    """A tuple of `n` references, plus `item` bytes for each thing referred to."""
+    return _block(40 + 8 * n) + n * item
+
+
+def list_bytes(n: int, item: int = 0) -> int:
+    """A list of `n` references (grown by appending: room for an eighth more), plus their things."""
+    return _block(56 + 8 * (n + n // 8 + 8)) + n * item
+
+
+def _cell_bytes(cells: int) -> int:
+    """What a cell number takes: nothing on boards whose cells are ints CPython shares (up to 256)."""
+    return 0 if cells <= 257 else INT
+
+
+def piece_bytes(table: list, att: list | tuple) -> int:
+    """An estimate, never below the truth, of the memory of one compiled piece (`compiled_piece`):
+    its move table (per origin cell: groups of (target, move) entries, lame paths, rays) and its
+    attack entries (shape, target, key, distance)."""
+    cell = _cell_bytes(len(table))
+    pair = tuple_bytes(2) + cell + INT
+    total = list_bytes(len(table))
+    for _, groups in table:
+        total += tuple_bytes(2) + tuple_bytes(len(groups))
+        for kind, entries in groups:
+            total += tuple_bytes(2) + tuple_bytes(len(entries))
+            if kind in (RAY_MC, RAY_M, RAY_C):
+                total += sum(tuple_bytes(len(ray), pair) for ray in entries)
+            elif kind in (PAT_MC, PAT_M, PAT_C):
+                total += sum(tuple_bytes(3) + cell + INT + tuple_bytes(len(between), cell) for _, _, between in entries)
+            elif kind == EP_CAPTURE:
+                total += len(entries) * (tuple_bytes(3) + 2 * cell + INT)
+            else:
+                total += len(entries) * pair
+    total += list_bytes(len(att))
+    for shape, _, key, _ in att:  # a leap's key is a cell, a lame path's (origin, path), a ray's (dx, dy)
+        total += tuple_bytes(4) + cell + (tuple_bytes(2) + cell + tuple_bytes(len(key[1]), cell) if shape == 1
+                                          else tuple_bytes(2, INT) if shape == 2 else cell)
+    return total
+
+
+#: Ceilings of the caches of compiled tables for reprogrammed pieces and rosters, by estimated bytes
+#: (`piece_bytes`, `Tables.nbytes`): whatever rosters are compiled (previews, games), the two hold
+#: at most 144 MB together beyond each variant's default tables (one set per variant, kept);
+#: `bench/roster_memory.py` measured +167 MB of resident memory after 100 distinct maximal previews
+#: (+2.96 GB after 20 with the former count-bounded caches). One side's maximal super16 roster
+#: (11 pieces of 64 short slides) makes a table set of about 58 MB; both sides' (about 110 MB) are
+#: past the ceiling and not cached, but found again while a game's boards use them.
+PIECE_CACHE_BYTES = 48 << 20
+TABLE_CACHE_BYTES = 96 << 20
+_default_pieces: dict[tuple[str, int, int], tuple[list, list]] = {}
+_default_tables: dict[str, Tables] = {}
+#: the caches for reprogrammed pieces and rosters (public: their accounting is what tools and tests read)
+piece_cache: ByteLRU[tuple, tuple[list, list]] = ByteLRU(PIECE_CACHE_BYTES)
+table_cache: ByteLRU[tuple, Tables] = ByteLRU(TABLE_CACHE_BYTES)
+#: roster tables still used somewhere (a live game's boards) though evicted: found again, not rebuilt
+_tables_in_use: weakref.WeakValueDictionary[tuple, Tables] = weakref.WeakValueDictionary()
 _own_tables: dict[int, tuple[Variant, Tables]] = {}
+
+
+def compiled_piece(variant_name: str, side: int, type_index: int, program: Program | None) -> tuple[list, list]:
+    """(move table per origin cell, attack entries) of one piece type of a registered variant for one
+    side, moving by `program` (None: by default), compiled once and shared while cached."""
+    if program is None:
+        key = (variant_name, side, type_index)
+        piece = _default_pieces.get(key)
+        if piece is None:
+            piece = _default_pieces[key] = _compile_piece(variant_name, side, type_index, None)
+        return piece
+    return piece_cache.get_or_make((variant_name, side, type_index, program),
+                                   lambda: _compile_piece(variant_name, side, type_index, program),
+                                   lambda piece: piece_bytes(*piece))
 
 
 def tables_for(variant: Variant, rosters: tuple[Roster, Roster]) -> Tables:
@@ -246,4 +357,14 @@ def tables_for(variant: Variant, rosters: tuple[Roster, Roster]) -> Tables:
         if entry is None or entry[0] is not variant:
             entry = _own_tables[id(variant)] = (variant, Tables(variant, rosters))
         return entry[1]
-    return _tables(variant.name, (rosters[0].key(), rosters[1].key()))
+    if not any(rosters):
+        tables = _default_tables.get(variant.name)
+        if tables is None:
+            tables = _default_tables[variant.name] = Tables(variant, rosters)
+        return tables
+    key = (variant.name, rosters[0].key(), rosters[1].key())
+    tables = table_cache.get(key) or _tables_in_use.get(key)
+    if tables is None:
+        tables = _tables_in_use[key] = Tables(variant, (Roster(rosters[0]), Roster(rosters[1])))
+    table_cache.put(key, tables, tables.nbytes)
+    return tables

@@ -31,8 +31,9 @@ from .encoding import SIDE_SHIFT
 from .tiling_position import TilingPosition
 from .tiling_tables import TilingTables, tiling_tables
 
-#: A bound past any turn's allowance: the King cannot be made safe this way.
-OUT_OF_REACH = 1 << 20
+#: A bound past any turn's allowance (even one set on a position directly, past what a position
+#: text may hold): the King cannot be made safe this way.
+OUT_OF_REACH = 1 << 62
 
 
 @dataclass(frozen=True)

@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .encoding import CELL_MASK, SIDE_SHIFT, TO_SHIFT, code_of
-from .fen import placement_text
+from .fen import FenError, parse_counter, parse_rank, placement_text
 from .position import CellPosition
 from .tiling_tables import AGGREGATE, UNIT_MOVE, TilingTables, tiling_tables
 
 NO_CELLS: frozenset[int] = frozenset()
 
 
-class TilingError(ValueError):
-    """Bad position text or an illegal move."""
+class TilingError(FenError):
+    """Bad Tiling Rider position text."""
 
 
 class TilingPosition(CellPosition):
@@ -60,7 +60,8 @@ class TilingPosition(CellPosition):
     # -- set-up and text ----------------------------------------------------------------------
     @classmethod
     def from_fen(cls, fen: str, tables: TilingTables | None = None) -> TilingPosition:
-        """A turn-start position from its FEN (1.1); TilingError when it is bad."""
+        """A turn-start position from its FEN (1.1); a FenError (TilingError for what is particular to
+        Tiling Rider) when it is bad."""
         pos = cls(tables)
         fields = fen.split()
         if len(fields) != 5:
@@ -68,12 +69,20 @@ class TilingPosition(CellPosition):
         placement, side, allowance, quiet, number = fields
         if side not in ("w", "b"):
             raise TilingError(f"side must be w or b, not {side!r}")
-        digits = allowance.rstrip("!")
-        if not digits.isdigit() or int(digits) < 1 or not quiet.isdigit() or not number.isdigit() or int(number) < 1:
-            raise TilingError("allowance, quiet-turn count and turn number must be numbers (allowance >= 1)")
+        exact = allowance.endswith("!")
+        moves = parse_counter(allowance[:-1] if exact else allowance, "allowance", 1, TilingError)
+        quiet_turns = parse_counter(quiet, "quiet-turn count", 0, TilingError)
+        turn = parse_counter(number, "turn number", 1, TilingError)
+        data = pos.tables.data
+        if exact and moves != data.opening_allowances["wb".index(side)]:
+            raise TilingError(f"an exact allowance is the first turn's: {data.opening_allowances[0]}! for White, "
+                              f"{data.opening_allowances[1]}! for Black (4.1, R11)")
+        if moves > data.max_allowance:
+            raise TilingError(f"allowance {moves} is more than a turn can reach: at most {data.max_allowance} "
+                              f"(one more than the most moves a turn can hold, 4.1)")
         pos._place(placement)
-        pos.side, pos.allowance, pos.exact = "wb".index(side), int(digits), allowance.endswith("!")
-        pos.halfmove, pos.fullmove = int(quiet), int(number)
+        pos.side, pos.allowance, pos.exact = "wb".index(side), moves, exact
+        pos.halfmove, pos.fullmove = quiet_turns, turn
         pos.hash = pos.rehash()
         pos.history = [pos.hash]
         return pos
@@ -85,24 +94,10 @@ class TilingPosition(CellPosition):
         if len(rows) != geo.ranks:
             raise TilingError(f"placement needs {geo.ranks} ranks, got {len(rows)}")
         for n, row in enumerate(rows):
-            r, f, k = geo.ranks - 1 - n, 0, 0
-            while k < len(row):
-                if row[k].isdigit():
-                    e = k
-                    while e < len(row) and row[e].isdigit():
-                        e += 1
-                    f += int(row[k:e])
-                    k = e
-                    continue
-                if row[k] not in codes:
-                    raise TilingError(f"unknown piece letter {row[k]!r}")
-                if f >= geo.files:
-                    raise TilingError(f"rank {r + 1} is longer than {geo.files} files")
-                self.put(r * geo.files + f, codes[row[k]])
-                f += 1
-                k += 1
-            if f != geo.files:
-                raise TilingError(f"rank {r + 1} has {f} files, not {geo.files}")
+            r = geo.ranks - 1 - n
+            for f, code in enumerate(parse_rank(row, geo.files, codes, f"rank {r + 1}", error=TilingError)):
+                if code:
+                    self.put(r * geo.files + f, code)
         for side in (0, 1):
             code = t.king_code[side]
             cells = sorted(c for c in self.occ[side] if self.board[c] == code)

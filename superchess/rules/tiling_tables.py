@@ -51,6 +51,7 @@ class TilingData:
     quiet_turns: int
     opening_allowances: tuple[int, ...]
     after_opening: int
+    max_allowance: int                # the largest allowance a game can reach (see `_max_allowance`)
     files: int
     ranks: int
 
@@ -61,15 +62,24 @@ def _unit_vectors(pt: PieceType) -> list[tuple[int, int]]:
     return [shape.target for comp in pt.movement for shape in comp.shapes]
 
 
+def _max_allowance(start_fen: str, giant: frozenset[str]) -> int:
+    """One more than the most moves a turn can hold (4.1): each of a side's small pieces (no piece is
+    ever added) moves alone at most once and takes part in at most one aggregate move (four pieces
+    each), and the King moves once; an allowance is the opponent's last count + 1, or an opening one."""
+    small = sum(ch.isupper() and ch not in giant for ch in start_fen.split()[0])
+    return small + small // 4 + 1 + 1
+
+
 @lru_cache(maxsize=1)
 def tiling_data() -> TilingData:
     d = tomllib.loads(resources.files(__package__).joinpath("data", "tilingrider.toml").read_text())
     pieces = tuple(piece_from_data(letter, p) for letter, p in d["pieces"].items())
+    giant = frozenset(k for k, p in d["pieces"].items() if p.get("giant"))
     return TilingData(
-        name=d["name"], title=d["title"], start_fen=d["start_fen"], pieces=pieces,
-        giant=frozenset(k for k, p in d["pieces"].items() if p.get("giant")),
+        name=d["name"], title=d["title"], start_fen=d["start_fen"], pieces=pieces, giant=giant,
         repetition=d["repetition"], quiet_turns=d["quiet_turns"],
         opening_allowances=tuple(d["opening_allowances"]), after_opening=d["after_opening"],
+        max_allowance=max(d["after_opening"], *d["opening_allowances"], _max_allowance(d["start_fen"], giant)),
         files=d["files"], ranks=d["ranks"])
 
 

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from .board import IllegalMoveError, Move
+from .fen import FenError
 from .program import Roster
 from .turns import END_TURN, TurnSearch, undo_in_place
 
@@ -47,23 +48,31 @@ class TurnBoard(ABC):
 
     @abstractmethod
     def _parse_start(self, text: str) -> Any:
-        """A turn-start state from its position text; ValueError if it is bad."""
+        """A turn-start state from its position text; FenError if it is bad."""
 
     # -- set-up -----------------------------------------------------------------------------
     def _set_up(self, text: str) -> None:
-        """Start from position text, mid-turn when it carries ` | ` and the moves of the turn so far."""
+        """Start from position text, mid-turn when it carries ` | ` and the moves of the turn so far;
+        FenError (the reader's own subclass where it has one) when the text is bad."""
         start_text, _, moves_text = text.partition("|")
         try:
             self._states = [self._parse_start(start_text.strip())]
-        except ValueError as e:
-            raise ValueError(f"bad {self.variant.name} position: {e}") from None
+        except FenError as e:
+            raise type(e)(f"bad {self.variant.name} position: {e}") from None
         self._made = [0]  # moves made in the current turn, after each push
         self._stack: list[Move] = []  # every move pushed, those of a mid-turn start position first
         self._base = 0
         self._legal_cache: tuple[Any, list[Move]] | None = None  # keyed by the state object and version
         self._version = 0  # pushes and pops so far: a mutable position stays the same object
-        for word in moves_text.split():
-            self.push_text(word)
+        words = moves_text.split()
+        for i, word in enumerate(words):
+            try:
+                self.push_text(word)
+            except IllegalMoveError as e:
+                raise FenError(f"bad {self.variant.name} position: {e}") from None
+            if not self.moves_in_turn and i + 1 < len(words):
+                raise FenError(f"bad {self.variant.name} position: the moves after '|' are those of one turn, "
+                               f"and {word!r} ended it")
         self._base = len(self._stack)
 
     # -- state ------------------------------------------------------------------------------

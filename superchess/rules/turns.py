@@ -20,7 +20,7 @@ at least one legal completion of the turn, plus `END_TURN` when the turn may sto
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 S = TypeVar("S")  # a variant's position
@@ -107,58 +107,81 @@ class TurnSearch(Generic[S, M]):
 
     def completable(self, state: S, made: int, mover: int) -> bool:
         """Does some legal completion of the turn exist from here?"""
-        failed: dict = {}
-        visited = [0]
-        return any(self._completable(state, made, mover, limit, failed, visited) for limit in self._limits(made))
+        work = _Work()
+        for limit in self._limits(made):
+            work.cut = False
+            if self._completable(state, made, mover, limit, work):
+                return True
+            if not work.cut:
+                return False
+        return False
 
     def completion(self, state: S, made: int, mover: int) -> tuple[list[M] | None, int]:
         """(the moves of a legal completion of the turn from here, shortest first; [] when it may end
         now; None when there is none or the budget ran out before one was found, the states visited).
         What a player that must finish its turn plays, where `completable` answers the rules."""
-        failed: dict = {}
-        visited = [0]
+        work = _Work()
         line: list[M] = []
         for limit in self._limits(made):
-            if self._completable(state, made, mover, limit, failed, visited, line):
-                undecided = self.budget is not None and visited[0] > self.budget
-                return (None if undecided else line[::-1]), visited[0]
-        return None, visited[0]
+            work.cut = False
+            if self._completable(state, made, mover, limit, work, line):
+                undecided = self.budget is not None and work.visited > self.budget
+                return (None if undecided else line[::-1]), work.visited
+            if not work.cut:
+                break
+        return None, work.visited
 
     def _limits(self, made: int) -> range:
         """The rounds of the iterative deepening from `made` moves: completions ending after `limit`
         moves at most, shortest first (a short way out of check is found before long detours are
-        explored); the last round reaches the turn's maximum, so the search stays complete."""
+        explored); the last round reaches the turn's maximum, so the search stays complete. A round
+        that stopped no line at its limit (`_Work.cut`) is the last one needed: deeper rounds would
+        search the same lines, so the cost never grows with an allowance that no line can use."""
         return range(max(made, self.rule.min_moves), self.rule.max_moves + 1)
 
-    def _completable(self, state: S, made: int, mover: int, limit: int, failed: dict, visited: list[int],
+    def _completable(self, state: S, made: int, mover: int, limit: int, work: _Work,
                      line: list[M] | None = None) -> bool:
-        """Does a legal completion end after `limit` moves at most? `failed` maps a state's key to
-        the most moves left with which it was shown to have none; `line` gets the completion's moves,
-        last first."""
+        """Does a legal completion end after `limit` moves at most? `work.failed` maps a state's key
+        to the most moves left with which it was shown to have none (`NONE_AT_ALL`: none with any);
+        `line` gets the completion's moves, last first."""
         if self.can_end(state, made, mover):
             return True
         if made >= limit:
+            work.cut = True
             return False
         left = limit - made
         key = None if self.key is None else self.key(state)
-        if key is not None and failed.get(key, -1) >= left:
+        known = -1 if key is None else work.failed.get(key, -1)
+        if known >= left:
+            work.cut |= known != NONE_AT_ALL
             return False
-        visited[0] += self.bound_cost
+        work.visited += self.bound_cost
         if out_of_reach(self.model, state, left):
+            whole = self.rule.max_moves - made  # out of reach with all the moves the turn has left, too?
+            if left < whole:
+                work.visited += self.bound_cost
+            exhausted = left >= whole or out_of_reach(self.model, state, whole)
+            if key is not None:
+                work.failed[key] = NONE_AT_ALL if exhausted else max(left, known)
+            work.cut |= not exhausted
             return False
+        outer, work.cut = work.cut, False
         for m in self.model.moves(state):
-            visited[0] += 1
-            if self.budget is not None and visited[0] > self.budget:
+            work.visited += 1
+            if self.budget is not None and work.visited > self.budget:
+                work.cut |= outer
                 return True
             child = self.model.play(state, m)
-            ok = self._completable(child, made + 1, mover, limit, failed, visited, line)
+            ok = self._completable(child, made + 1, mover, limit, work, line)
             undo_in_place(self.model, child)
             if ok:
                 if line is not None:
                     line.append(m)
+                work.cut |= outer
                 return True
         if key is not None:
-            failed[key] = max(left, failed.get(key, -1))
+            work.failed[key] = max(left, known) if work.cut else NONE_AT_ALL
+        work.cut |= outer
         return False
 
     def continuations(self, state: S, made: int, mover: int) -> tuple[list[M], bool]:
@@ -166,14 +189,30 @@ class TurnSearch(Generic[S, M]):
         Every move is tried in each round of the deepening before any is tried in the next."""
         if made >= self.rule.max_moves:
             return [], False
-        failed: dict = {}
-        visited = [0]
+        work = _Work()
         candidates = list(self.model.moves(state))
         found = [False] * len(candidates)
         for limit in self._limits(made + 1):
+            work.cut = False
             for i, m in enumerate(candidates):
                 if not found[i]:
                     child = self.model.play(state, m)
-                    found[i] = self._completable(child, made + 1, mover, limit, failed, visited)
+                    found[i] = self._completable(child, made + 1, mover, limit, work)
                     undo_in_place(self.model, child)
+            if all(found) or not work.cut:
+                break
         return [m for m, ok in zip(candidates, found) if ok], self.can_end(state, made, mover)
+
+
+#: `_Work.failed`'s mark of a state with no legal completion however many moves are left.
+NONE_AT_ALL = float("inf")
+
+
+@dataclass
+class _Work:
+    """What one search has learnt and spent: `failed` (see `TurnSearch._completable`), the moves
+    tried (`visited`, with the bound tests' cost), and whether the current round stopped a line at
+    its limit (`cut`: a deeper round could still find more)."""
+    failed: dict = field(default_factory=dict)
+    visited: int = 0
+    cut: bool = False

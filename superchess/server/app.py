@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from ..rules import VARIANT_NAMES, Board, get_variant
+from ..rules import VARIANT_NAMES, Board, FenError, get_variant
 from ..rules.preview import empty_board_destinations, roster_problem, start_moves, validate_roster
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
@@ -225,7 +225,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             raise HTTPException(400, "a set-up choice needs a variant with generated set-ups and no FEN")
         try:
             start = Board(body.variant, fen)
-        except ValueError as e:
+        except FenError as e:
             raise HTTPException(400, f"bad start position: {e}") from None
         _playable_start(start)
         if body.mode not in MODES:

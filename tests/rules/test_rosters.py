@@ -1,9 +1,14 @@
 """Reprogrammed pieces in the rules layer: super16 R13-R17."""
 from __future__ import annotations
 
-import pytest
+import re
 
-from superchess.rules import Board, Program, ProgramError, Roster
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from superchess.rules import Board, Program, ProgramError, Roster, get_variant
+from superchess.rules.preview import validate_roster
 
 from .helpers import board_with, dests, line_targets
 
@@ -239,3 +244,76 @@ def test_roster_json_form_round_trips_and_rejects_bad_shapes():
                          ({"N": {"mode": "jump", "vectors": 5}}, "list of")):
         with pytest.raises(ProgramError, match=message):
             Roster.from_data(bad)
+
+
+# -- roster keys and shapes: exactly one letter of the variant's pieces, valid programs only --------
+PROGRAM = {"mode": "jump", "vectors": [[1, 2]]}
+
+
+@pytest.mark.parametrize("key", ["", "KQ", "NA", "X", "k ", 1, None, ("N",)])
+def test_a_roster_key_is_exactly_one_letter_of_the_variants_pieces(key):
+    """super16 R13: a roster maps piece letters to programs. A key that merely occurs in the letters
+    ("", "KQ", "NA" passed a substring test) or is not one of them at all is refused, naming it,
+    whether the roster comes as data, as text or built directly."""
+    super16 = get_variant("super16")
+    with pytest.raises(ProgramError, match=f"unknown piece {key!r}|one piece letter, not {re.escape(repr(key))}"):
+        validate_roster(super16, Roster.from_data({key: PROGRAM}))
+    with pytest.raises(ProgramError, match="unknown piece"):
+        Board("super16", rosters=(Roster({key: Program("jump", ((1, 2),))}), Roster()))
+    if isinstance(key, str):
+        with pytest.raises(ProgramError):
+            validate_roster(super16, Roster.parse(f"{key}:jump:1,2"))
+
+
+@pytest.mark.parametrize("data", [
+    {"N": PROGRAM, "n": PROGRAM},                         # the same piece twice
+    {"N": {"mode": ["jump"], "vectors": [[1, 2]]}},       # a mode that is not a string
+    {"N": {"mode": "jump", "vectors": "12"}},             # vectors that are not a list
+    {"N": {"mode": "jump", "vectors": {"1": 2}}},
+    {"N": {"mode": "jump", "vectors": [[1, 2]] * 10**5}},  # far too many
+    {"N": {"mode": "jump", "vectors": [[True, 2]]}},      # bools, floats, huge and nested components
+    {"N": {"mode": "jump", "vectors": [[1.0, 2]]}},
+    {"N": {"mode": "jump", "vectors": [[10**100, 2]]}},
+    {"N": {"mode": "jump", "vectors": [[[1], 2]]}},
+    {"N": {"mode": "jump", "vectors": [1, 2]}},
+    {"N": {"mode": "jump", "vectors": [[1, 2, 3]]}},
+    {"N": [PROGRAM]},
+])
+def test_roster_data_of_the_wrong_shape_is_refused_with_a_program_error(data):
+    with pytest.raises(ProgramError):
+        Roster.from_data(data)
+
+
+@pytest.mark.parametrize("text", [
+    "N:jump:1,2 n:jump:2,1", "N:jump:1,2/", "N:jump:\u0663,1", "N:jump:1_0,1", "N:jump: 1,2", "N:fly:1,2",
+    "N:jump:" + "/".join(["1,2"] * 65), "N:jump:1,2:3", "\u00df:jump:1,2",
+])
+def test_roster_text_of_the_wrong_shape_is_refused_with_a_program_error(text):
+    with pytest.raises(ProgramError):
+        Roster.parse(text)
+    with pytest.raises(ProgramError):
+        Roster.parse([text])
+
+
+JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-20, 20), st.integers(), st.floats(), st.text(max_size=3))
+JSON = st.recursive(JSON_LEAF, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner,
+                                                                                          max_size=4), max_leaves=20)
+PROGRAMS = st.fixed_dictionaries({
+    "mode": st.sampled_from(["jump", "step", "slide", "fly", "", 1]) | JSON,
+    "vectors": st.lists(st.lists(st.integers(-16, 16) | JSON_LEAF, min_size=1, max_size=3), max_size=4) | JSON})
+ROSTER_DATA = st.dictionaries(st.sampled_from(list("KQNRBkqnrb") + ["", "KQ", "é"]) | JSON_LEAF, PROGRAMS | JSON,
+                              max_size=4) | JSON
+
+
+@settings(max_examples=300, deadline=None)
+@given(ROSTER_DATA)
+def test_any_json_like_data_gives_a_valid_roster_or_a_program_error(data):
+    """Whatever a request carries: a roster whose keys are single upper-case letters and whose
+    programs are valid (R14), which round-trips through its text and data forms; or ProgramError."""
+    try:
+        r = Roster.from_data(data)
+    except ProgramError:
+        return
+    assert all(len(letter) == 1 and letter.isupper() for letter in r)
+    r.validate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert Roster.parse(r.text()) == r == Roster.from_data(r.to_data())

@@ -49,7 +49,7 @@ def test_fen_multi_digit_empty_runs():
 @pytest.mark.parametrize("fen,message", [
     ("16/16/16 w - - 0 1", "FEN has 3 ranks, expected 16"),
     (START16.replace("rnbuabsqkibaubnr", "rnbuabsqkibaubnx"), "unknown piece letter 'x'"),
-    (START16.replace("rnbuabsqkibaubnr", "rnbuabsqkibaubnrr"), "rank 16 has 17 squares, expected 16"),
+    (START16.replace("rnbuabsqkibaubnr", "rnbuabsqkibaubnrr"), "rank 16 has more than 16 squares"),
     (START16.replace("/16/", "/15/", 1), "rank 14 has 15 squares"),
     (START16.replace(" w ", " x "), "side to move must be 'w' or 'b'"),
     (START16.replace("KQkq", "KQkz"), "bad castling right 'z'"),

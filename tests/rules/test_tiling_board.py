@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
 from superchess.rules.record import Game
-from superchess.rules.tiling_board import TilingModel, search_key, turn_rule
+from superchess.rules.tiling_board import BOUND_COST, SEARCH_BUDGET, TilingModel, search_key, turn_rule
+from superchess.rules.tiling_position import TilingError
+from superchess.rules.tiling_tables import tiling_data
 from superchess.rules.turns import END_TURN, TurnSearch
 from tests.rules import tiling_reference as T
 
@@ -294,6 +296,65 @@ def test_bad_texts():
     for bad in ("18/18 w 4! 0 1", T.START_FEN + " | z9z9", T.START_FEN.replace("4!", "0")):
         with pytest.raises(ValueError):
             Board("tilingrider", bad)
+
+
+def test_r11_position_text_allowance_is_one_a_game_reaches():
+    """tiling 4.1, R11: a position text's allowance is one a game can reach: 4! for White and 8! for
+    Black (the first turns), otherwise 1 to one more than the most moves a turn can hold (each of 64
+    small pieces alone, 16 aggregate moves, the King: 81). Anything else is a FenError (TilingError)
+    at once, before any legal-move listing."""
+    at_turn_3 = T.START_FEN.replace(" w 4! 0 1", " w {} 0 3")
+    assert Board("tilingrider", at_turn_3.format("82")).allowance == 82
+    assert Board("tilingrider", T.START_FEN.replace(" w 4! ", " b 8! ")).exact
+    for allowance in ("83", "2000000", "99999999999999999999", "8!", "9!", "4!!", "0", "-1", "\u00b2"):
+        with pytest.raises(TilingError, match="allowance"):
+            Board("tilingrider", at_turn_3.format(allowance))
+    with pytest.raises(TilingError, match="exact allowance"):
+        Board("tilingrider", T.START_FEN.replace(" w 4! ", " b 4! "))
+
+
+class CountingModel(TilingModel):
+    """The board's turn model, counting its work: moves played and escape-bound tests."""
+
+    def __init__(self) -> None:
+        self.work = 0
+
+    def play(self, pos, move):
+        self.work += 1
+        return super().play(pos, move)
+
+    def out_of_reach(self, pos, moves_left):
+        self.work += 1
+        return super().out_of_reach(pos, moves_left)
+
+
+#: White's King (a1-b2) in check from the Knight on c4 and boxed in (a3 and d2 attacked): only the
+#: Wazir's capture c5c4 parries, now or after one move of the far Ferz or Guard.
+CORNERED = "8kk8/8kk8/18/18/15G2/18/17F/18/18/18/18/2W15/2n15/18/KK16/KK16 w 9 0 5"
+
+
+def test_turn_search_work_does_not_grow_with_the_allowance():
+    """turns.TurnSearch, tiling 4.1, 4.2: the search's work and answers are the same with an allowance
+    of 2,000,000 (set on the position: the text refuses it) as with the largest a game reaches. The
+    Wazir's other moves lead nowhere however many moves follow (it cannot move twice), which the
+    search learns once instead of again in every deeper round (it used to run out of its budget and
+    then offer them, undecided)."""
+    def search(allowance: int) -> tuple[list[str], bool, list[str] | None, int]:
+        pos = Board("tilingrider", CORNERED).position
+        pos.allowance = allowance
+        pos.hash = pos.rehash()
+        model = CountingModel()
+        turn = TurnSearch(turn_rule(pos), model, search_key, SEARCH_BUDGET, BOUND_COST)
+        moves, may_end = turn.continuations(pos, 0, 0)
+        pos.make(next(m for m in pos.legal() if pos.move_text(m) == "c5d5"))
+        completion, _ = turn.completion(pos, 1, 0)
+        return sorted(pos.move_text(m) for m in moves), may_end, completion, model.work
+
+    reachable = search(tiling_data().max_allowance)
+    assert reachable[:3] == (sorted(["c5c4", "r10q9", "r10q10", "r10q11", "r10r11"] + [
+        "p12" + to for to in ("o11", "o12", "o13", "p11", "p13", "q11", "q12", "q13", "q14", "r11", "r12")]),
+        False, None)
+    assert search(2_000_000) == reachable
 
 
 # =========================================================================== differential, properties
