@@ -8,7 +8,7 @@ from .encoding import CELL_MASK, TO_SHIFT, code_of
 from .fen import FenError
 from .position import Position
 from .program import ProgramError, Roster
-from .variant import Variant
+from .variant import Variant, get_variant
 
 
 def _rosters(side: int, roster: Roster) -> tuple[Roster, Roster]:
@@ -62,3 +62,21 @@ def roster_problem(variant: Variant, roster: Roster, side: int, fen: str | None 
     if king >= 0 and pos.is_attacked(king, side):
         return "this roster attacks the opponent's King in the start position"
     return None
+
+
+def preview(variant_name: str, roster_data: dict, letter: str, square: str) -> dict:
+    """What the roster editor shows of a piece under `roster_data` (its JSON form): where it goes
+    from `square` on an empty board, Player 1's moves of that piece type in the start position, and
+    why the roster cannot start a game (or None). ProgramError or ValueError names bad input."""
+    variant = get_variant(variant_name)
+    roster = Roster.from_data(roster_data)
+    validate_roster(variant, roster)
+    letter = letter.upper()
+    if letter not in variant.by_letter:
+        raise ProgramError(f"{variant.name} has no piece {letter!r}")
+    cell = variant.geometry.parse_cell(square)
+    name = variant.geometry.name
+    problem = roster_problem(variant, roster, 0) or roster_problem(variant, roster, 1)
+    start = {} if problem else {name(fr): [name(c) for c in tos] for fr, tos in start_moves(variant, roster, letter).items()}
+    return {"empty": [name(c) for c in empty_board_destinations(variant, roster, letter, cell)],
+            "start": start, "problem": problem}

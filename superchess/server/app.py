@@ -17,7 +17,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from ..rules import VARIANT_NAMES, Board, FenError, get_variant
-from ..rules.preview import empty_board_destinations, roster_problem, start_moves, validate_roster
+from ..rules.preview import preview as preview_answer
+from ..rules.preview import roster_problem, validate_roster
 from ..rules.program import ProgramError, Roster
 from ..rules.record import Game
 from ..rules.setups import random_substitution, substitution_fen
@@ -37,8 +38,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 16384  # bytes of one websocket message (a full roster fits)
 MAX_BODY = 16384  # bytes of one HTTP request body
 COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
-# roster previews per client address (each may compile a roster's tables: tenths of a second), per
-# window in ms; the roster editor asks at most a few a second, debounced
+# roster previews per client address (each may compile a roster's tables: seconds of a worker
+# process), per window in ms; the roster editor asks at most a few a second, debounced
 PREVIEWS_PER_CLIENT = (60, 60_000)
 PURGE_EVERY_S = 3600  # expired sessions and idle guests without games are dropped this often
 
@@ -171,6 +172,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         with suppress(asyncio.CancelledError):
             await purging
         hub.ai.close()
+        hub.offload.close()
         passwords.close()
 
     app = FastAPI(title="superchess", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -436,24 +438,10 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         client = client_of(request)
         refuse_if_throttled((previews, client), what="roster previews")
         previews.take(client)
-        return await hub.offload.run(_preview, body)
-
-    def _preview(body: PreviewIn) -> dict:
-        v = get_variant(body.variant)
-        roster = _roster(body.roster, body.variant)
-        letter = body.letter.upper()
-        if letter not in v.by_letter:
-            raise HTTPException(400, f"{v.name} has no piece {body.letter!r}")
         try:
-            cell = v.geometry.parse_cell(body.square)
-        except ValueError as e:
+            return await hub.offload.run_in_process(preview_answer, body.variant, body.roster, body.letter, body.square)
+        except ValueError as e:  # ProgramError, or a square that is not on the board
             raise HTTPException(400, str(e)) from None
-        name = v.geometry.name
-        problem = roster_problem(v, roster, 0) or roster_problem(v, roster, 1)
-        start = {} if problem else {name(fr): [name(c) for c in tos]
-                                    for fr, tos in start_moves(v, roster, letter).items()}
-        return {"empty": [name(c) for c in empty_board_destinations(v, roster, letter, cell)],
-                "start": start, "problem": problem}
 
     def _account(who: Visitor) -> PlayerRow:
         if who.player is None or who.player.password_hash is None:

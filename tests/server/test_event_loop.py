@@ -1,7 +1,11 @@
 """No request or game event blocks the server's event loop for long (issue 18, item 1): rules work
 that can take tenths of a second (a Tiling Rider listing in check, roster compilation, loading a
-game) runs off it, measured on the real server by a watcher's round trips every 50 ms."""
+game) runs off it, measured on the real server by a stall monitor's round trips every 50 ms (items 2
+and 6 too; item 4's logins are in test_login_load.py)."""
 from __future__ import annotations
+
+import random
+import threading
 
 from .real_server import STALL_MS, Player, stall_under
 
@@ -24,4 +28,46 @@ def test_a_slow_listing_is_computed_off_the_event_loop(processes):
         assert state["status"] == "active" and state["legal"]  # the listing was made
 
     worst = stall_under(server, attack)
+    assert min(worst) < STALL_MS, worst
+
+
+def test_a_position_text_with_a_huge_empty_run_is_refused_without_a_stall(processes):
+    """Item 2: a 64-byte FEN whose rank claims 100,000,000 empty squares (before: 1.5 GB allocated and
+    the loop stalled about a second) is refused at once."""
+    server = processes()
+    player = Player(server)
+    fen = "100000000/" + "16/" * 14 + "16 w - - 0 1"
+
+    def attack() -> None:
+        for _ in range(3):
+            r = player.http.post("/api/matches/computer", json={"variant": "super16", "fen": fen})
+            assert r.status_code == 400 and "rank 16" in r.json()["detail"], r.text
+
+    worst = stall_under(server, attack)
+    assert min(worst) < STALL_MS, worst
+
+
+def test_roster_previews_compile_off_the_event_loop(processes):
+    """Item 6: previews of distinct maximal rosters (every piece type with 64 slide vectors: seconds
+    of compiling each) run in the rules pool while the loop keeps answering."""
+    server = processes()
+    variant = Player(server).http.get("/api/variants/super16/pieces").json()
+    letters = [p["letter"] for p in variant["pieces"]]
+    short = [[x, y] for x in range(-4, 5) for y in range(-4, 5) if (x, y) != (0, 0)]
+    rosters = iter([{letter: {"mode": "slide", "vectors": random.Random(i).sample(short, 64)} for letter in letters}
+                    for i in range(6)])
+
+    def attack() -> None:
+        previews = [Player(server, timeout=120) for _ in range(2)]
+        threads = [threading.Thread(target=lambda p=p, r=next(rosters): results.append(
+            p.http.post("/api/rosters/preview", json={"roster": r, "letter": "N", "square": "h8"}).status_code))
+            for p in previews]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    results: list[int] = []
+    worst = stall_under(server, attack)
+    assert set(results) == {200}, results
     assert min(worst) < STALL_MS, worst
