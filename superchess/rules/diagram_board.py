@@ -17,6 +17,7 @@ from .diagram_core import DiagramCorePosition
 from .diagram_fen import get_fen, set_fen
 from .diagram_rules import DiagramRules, get_diagram_variant
 from .encoding import CELL_MASK, PROMO_MASK, PROMO_SHIFT, TO_SHIFT
+from .native import core_position
 from .outcome import Outcome, Termination
 from .program import Roster
 
@@ -49,15 +50,16 @@ class DiagramBoard(Board):
     """A diagram-variant position with its move history (see `Board` for the shared API)."""
 
     def __init__(self, variant: str | DiagramRules = "vanguard", fen: str | None = None,
-                 rosters: tuple[Roster, Roster] | None = None) -> None:
+                 rosters: tuple[Roster, Roster] | None = None, core: str | None = None) -> None:
         self.variant = get_diagram_variant(variant) if isinstance(variant, str) else variant
         if rosters and any(rosters):
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
         self.geometry = self.variant.geometry
         self._piece_of = _pieces_of(self.variant)
-        self._pos = DiagramCorePosition(self.variant)
+        pos = DiagramCorePosition(self.variant)
         self.starting_fen = fen or self.variant.start_fen
-        set_fen(self._pos, self.starting_fen)
+        set_fen(pos, self.starting_fen)
+        self._pos = core_position(pos, core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
         self.move_stack: list[DiagramMove] = []
         self._moves = self._pos.tables.move_cache  # shared by the boards of the variant
         self._legal_cache: tuple[tuple, list[int], list[DiagramMove] | None] | None = None
