@@ -1,6 +1,6 @@
 //! A set of cells (cells are below 1024) as a fixed bitset: garrisons, pins, block targets.
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct CellSet([u64; 16]);
 
 impl CellSet {

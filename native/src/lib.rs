@@ -31,26 +31,29 @@ struct PyTables {
 #[pymethods]
 impl PyTables {
     /// `tables`: a `superchess.rules.tables.Tables`; `fortress`: the Fortress codes per side when
-    /// the variant's capture consequence is the Fortress garrison.
+    /// the variant's capture consequence is the Fortress garrison; `diagram`: a diagram variant's
+    /// `DiagramTables`.
     #[new]
-    #[pyo3(signature = (tables, files, types, adjacent, fortress=None))]
+    #[pyo3(signature = (tables, files, types, adjacent, fortress=None, diagram=None))]
     fn new(
         tables: &Bound<PyAny>,
         files: usize,
         types: usize,
         adjacent: Vec<Vec<u16>>,
         fortress: Option<(u8, u8)>,
+        diagram: Option<&Bound<PyAny>>,
     ) -> PyResult<PyTables> {
         if types >= 64 {
             return Err(PyValueError::new_err("at most 63 piece types"));
         }
-        let t = tables::Tables::from_python(
+        let mut t = tables::Tables::from_python(
             tables,
             files,
             types,
             adjacent,
             fortress.map(|(a, b)| [a, b]),
         )?;
+        diagram::attach(&mut t, diagram)?;
         Ok(PyTables { t: Arc::new(t) })
     }
 
@@ -72,6 +75,13 @@ struct PyPosition {
 }
 
 impl PyPosition {
+    fn require_diagram(&self) -> PyResult<()> {
+        if self.pos.diagram.is_none() {
+            return Err(PyValueError::new_err("not a diagram variant's position"));
+        }
+        Ok(())
+    }
+
     fn legal_moves(&mut self) -> &Vec<Move> {
         let key = (self.pos.hash, self.pos.stack.len());
         if self.legal_key != Some(key) {
@@ -97,7 +107,7 @@ impl PyPosition {
         let ok = from_of(m) < n
             && to_of(m) < n
             && (m & CASTLE == 0 || (promo_of(m) as usize) < self.pos.t.castle_entries.len())
-            && self.pos.diagram.as_ref().is_none_or(|d| d.move_in_range(m));
+            && (self.pos.diagram.is_none() || self.pos.record_in_range(m));
         if !ok {
             return Err(PyValueError::new_err(format!(
                 "move {m} does not fit this board"
@@ -112,7 +122,7 @@ impl PyPosition {
     /// A position set up from its parts (the Python core reads and validates the FEN text):
     /// `board[cell]` piece codes, `hold[side][type]` counts or None.
     #[new]
-    #[pyo3(signature = (tables, board, side, castling, ep, halfmove, fullmove, hold=None))]
+    #[pyo3(signature = (tables, board, side, castling, ep, halfmove, fullmove, hold=None, unmoved=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         tables: &PyTables,
@@ -123,6 +133,7 @@ impl PyPosition {
         halfmove: u32,
         fullmove: u32,
         hold: Option<Vec<Vec<u32>>>,
+        unmoved: Option<Vec<u16>>,
     ) -> PyResult<PyPosition> {
         let t = Arc::clone(&tables.t);
         if board.len() != t.n {
@@ -166,6 +177,13 @@ impl PyPosition {
                     "holdings given for a variant without them, or missing",
                 ))
             }
+        }
+        if t.diagram.is_some() {
+            let unmoved = unmoved.unwrap_or_default();
+            if unmoved.iter().any(|&c| c as usize >= t.n) {
+                return Err(PyValueError::new_err("unmoved cell off the board"));
+            }
+            pos.diagram = Some(Box::new(diagram::DiagramState::new(&unmoved)));
         }
         pos.side = side;
         pos.castling = castling;
@@ -312,6 +330,39 @@ impl PyPosition {
     /// The moves made since the position was set up, in order.
     fn moves(&self) -> Vec<Move> {
         self.pos.stack.iter().map(|u| u.m).collect()
+    }
+
+    /// Diagram variants: the cells of pieces with a recorded unmoved right (R11).
+    #[getter]
+    fn unmoved(&self) -> BTreeSet<u16> {
+        self.pos
+            .diagram
+            .as_ref()
+            .map(|d| d.unmoved_cells.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Diagram variants: every move of the side to move by its patterns, whatever it leaves attacked.
+    fn pseudo_legal(&mut self) -> PyResult<Vec<Move>> {
+        self.require_diagram()?;
+        let mut out = Vec::new();
+        self.pos.pseudo_legal(&mut out, &mut self.scratch);
+        Ok(out)
+    }
+
+    /// Diagram variants: the cell of `side`'s piece of that type (King or Prince), or -1.
+    fn royal_cell(&self, side: usize, type_index: u8) -> PyResult<i32> {
+        self.require_diagram()?;
+        if side > 1 || type_index >= 64 {
+            return Err(PyValueError::new_err("bad side or piece type"));
+        }
+        Ok(self.pos.royal_cell(side, type_index))
+    }
+
+    /// Diagram variants: no Prince can rescue the side to move (none, or double checkmate, 4.4).
+    fn no_royal_rescue(&mut self) -> PyResult<bool> {
+        self.require_diagram()?;
+        Ok(self.pos.no_royal_rescue(&mut self.scratch))
     }
 
     /// Holdings per side, counted by piece type index; None for variants without holdings.

@@ -377,9 +377,8 @@ impl Pos {
     }
 
     pub fn legal(&mut self, moves: &mut Vec<Move>, s: &mut Scratch) {
-        if let Some(d) = self.diagram.take() {
-            d.legal(self, moves, s);
-            self.diagram = Some(d);
+        if self.diagram.is_some() {
+            self.diagram_legal(moves, s);
         } else {
             self.legal_core(moves, s);
         }

@@ -148,20 +148,18 @@ impl Pos {
 
     #[inline]
     pub fn in_check(&self) -> bool {
-        match &self.diagram {
-            Some(d) => d.in_check(self),
-            None => {
-                let k = self.kings[self.side];
-                k >= 0 && attacked(&self.board, &self.t.attacks[self.side ^ 1][k as usize])
-            }
+        if self.diagram.is_some() {
+            return self.diagram_in_check();
         }
+        let k = self.kings[self.side];
+        k >= 0 && attacked(&self.board, &self.t.attacks[self.side ^ 1][k as usize])
     }
 
     pub fn is_attacked(&self, cell: usize, by: usize) -> bool {
-        match &self.diagram {
-            Some(d) => d.attacked_by(self, cell, by),
-            None => attacked(&self.board, &self.t.attacks[by][cell]),
+        if self.diagram.is_some() {
+            return self.attacked_by(cell, by);
         }
+        attacked(&self.board, &self.t.attacks[by][cell])
     }
 
     /// The pieces' part of the hash plus rights, side and holdings, from scratch.
@@ -182,8 +180,8 @@ impl Pos {
                 }
             }
         }
-        if let Some(d) = &self.diagram {
-            h ^= d.unmoved_hash();
+        if self.diagram.is_some() {
+            h ^= self.unmoved_hash();
         }
         h
     }
@@ -191,8 +189,8 @@ impl Pos {
     /// The cell changes (cell, new code) of move `m`, in order, into `out` (cleared first).
     pub fn changes(&self, m: Move, out: &mut Vec<(u16, u8)>) {
         out.clear();
-        if let Some(d) = &self.diagram {
-            d.changes(self, m, out);
+        if self.diagram.is_some() {
+            self.diagram_changes(m, out);
             return;
         }
         self.core_changes(m, out);
@@ -332,10 +330,8 @@ impl Pos {
 
     /// Plays `m`, which must be a legal move (callers check).
     pub fn make(&mut self, m: Move, buf: &mut Vec<(u16, u8)>) {
-        if let Some(d) = self.diagram.take() {
-            let mut d = d;
-            d.make(self, m, buf);
-            self.diagram = Some(d);
+        if self.diagram.is_some() {
+            self.diagram_make(m, buf);
             return;
         }
         self.make_core(m, buf);
@@ -507,8 +503,8 @@ impl Pos {
                 self.hold[i] = (self.hold[i] as i64 - delta as i64) as u32;
             }
         }
-        if let Some(d) = &mut self.diagram {
-            d.unmake();
+        if self.diagram.is_some() {
+            self.diagram_unmake();
         }
     }
 

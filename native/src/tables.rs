@@ -116,6 +116,8 @@ pub struct Tables {
     pub adjacent: Vec<Vec<u16>>,
     /// the Fortress codes per side when the variant's capture consequence is the Fortress garrison
     pub fortress: Option<[u8; 2]>,
+    /// the diagram variants' walked patterns, records, promotion and royals
+    pub diagram: Option<crate::diagram::DiagramTables>,
 }
 
 impl Tables {
@@ -156,6 +158,7 @@ impl Tables {
                 + self.z_ep.len()
                 + self.z_hold.len()
                 + self.castle_keep.len());
+        b += self.diagram.as_ref().map_or(0, |d| d.nbytes());
         b + self
             .adjacent
             .iter()
@@ -408,6 +411,7 @@ impl Tables {
             holdings,
             adjacent,
             fortress,
+            diagram: None,
         };
         tables.check()?;
         Ok(tables)

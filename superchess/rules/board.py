@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from functools import partial
 from operator import attrgetter
 from dataclasses import dataclass, field
 
@@ -68,6 +69,13 @@ def _pieces_of(variant: Variant) -> list[Piece | None]:
 
 
 _PIECES: dict[tuple[str, ...], list[Piece | None]] = {}
+
+
+def _set_up(variant: Variant, rosters: tuple[Roster, Roster], fen: str) -> Position:
+    """A Python core position set up from FEN text (FenError when it is bad)."""
+    pos = Position(variant, rosters)
+    set_fen(pos, fen)
+    return pos
 _TEXT = attrgetter("text")
 
 
@@ -94,10 +102,9 @@ class Board:
             r.validate(letters)
         self.geometry = self.variant.geometry
         self._piece_of = _pieces_of(self.variant)
-        pos = Position(self.variant, (Roster(rosters[0]), Roster(rosters[1])))
         self.starting_fen = fen or self.variant.start_fen
-        set_fen(pos, self.starting_fen)
-        self._pos = core_position(pos, core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
+        set_up = partial(_set_up, self.variant, (Roster(rosters[0]), Roster(rosters[1])), self.starting_fen)
+        self._pos = core_position(set_up, core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
         self.move_stack: list[Move] = []
         self._moves = self._pos.tables.move_cache
         self._legal_cache: tuple[tuple, list[int], list[Move] | None] | None = None

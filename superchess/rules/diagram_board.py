@@ -10,6 +10,7 @@ draws (4.6, R20).
 from __future__ import annotations
 
 import re
+from functools import partial
 from dataclasses import dataclass, field
 
 from .board import Board, IllegalMoveError, _pieces_of
@@ -46,6 +47,13 @@ class DiagramMove:
         return self.text
 
 
+def _set_up(rules: DiagramRules, fen: str) -> DiagramCorePosition:
+    """A Python core position set up from position text (FenError when it is bad)."""
+    pos = DiagramCorePosition(rules)
+    set_fen(pos, fen)
+    return pos
+
+
 class DiagramBoard(Board):
     """A diagram-variant position with its move history (see `Board` for the shared API)."""
 
@@ -56,10 +64,8 @@ class DiagramBoard(Board):
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
         self.geometry = self.variant.geometry
         self._piece_of = _pieces_of(self.variant)
-        pos = DiagramCorePosition(self.variant)
         self.starting_fen = fen or self.variant.start_fen
-        set_fen(pos, self.starting_fen)
-        self._pos = core_position(pos, core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
+        self._pos = core_position(partial(_set_up, self.variant, self.starting_fen), core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
         self.move_stack: list[DiagramMove] = []
         self._moves = self._pos.tables.move_cache  # shared by the boards of the variant
         self._legal_cache: tuple[tuple, list[int], list[DiagramMove] | None] | None = None
@@ -146,9 +152,7 @@ class DiagramBoard(Board):
 
     def is_checkmate(self) -> bool:
         """Checkmate without a Prince, or double checkmate (4.4)."""
-        pos = self._pos
-        return not self._royal_lost() and not self._legal_list() and self.is_check() \
-            and (pos.royal_cell(self.turn, pos.dt.prince) < 0 or pos.double_checkmated(pos.pseudo_legal()))
+        return not self._royal_lost() and not self._legal_list() and self.is_check() and self._pos.no_royal_rescue()
 
     def is_stalemate(self) -> bool:
         return not self._royal_lost() and not self._legal_list() and not self.is_checkmate()

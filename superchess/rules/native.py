@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 import warnings
 import weakref
+from collections.abc import Callable
 
 from . import encoding, hooks
+from .diagram_core import DiagramCorePosition
 from .position import Position
 from .tables import Tables
 
@@ -59,8 +61,10 @@ def selected_core() -> str:
 _converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def native_tables(tables: Tables) -> "_native.Tables":
-    """The native copy of compiled tables (made once per `Tables` object)."""
+def native_tables(pos: Position) -> "_native.Tables":
+    """The native copy of a position's compiled tables (made once per `Tables` object; a diagram
+    variant's walked patterns come with them)."""
+    tables = pos.tables
     nt = _converted.get(tables)
     if nt is None:
         variant = tables.variant
@@ -69,28 +73,31 @@ def native_tables(tables: Tables) -> "_native.Tables":
         if variant.capture_consequence is hooks.fortress_garrison:
             f = variant.type_index("F")
             fortress = (encoding.code_of(0, f), encoding.code_of(1, f))
+        diagram = pos.dt if isinstance(pos, DiagramCorePosition) else None
         nt = _converted[tables] = _native.Tables(tables, geo.files, len(variant.pieces),
-                                                 [list(a) for a in geo.adjacent], fortress)
+                                                 [list(a) for a in geo.adjacent], fortress, diagram)
     return nt
 
 
 def supports(pos: Position) -> bool:
     """Does the native core play this position's variant? (Its hooks must be ones it knows.)"""
-    variant = pos.variant
-    return type(pos) is Position and variant.capture_consequence in (None, hooks.fortress_garrison)
+    return type(pos) in (Position, DiagramCorePosition) \
+        and pos.variant.capture_consequence in (None, hooks.fortress_garrison)
 
 
-def core_position(pos: Position, core: str | None = None):
-    """The position a board plays on: `pos` (freshly set up) on the Python core, else a native
-    position in the same state; `core` is "python", "native" or None (SUPERCHESS_CORE decides).
-    Variants the native core does not play stay on the Python core."""
+def core_position(set_up: Callable[[], Position], core: str | None = None):
+    """The position a board plays on: `set_up()` (a Python position set up from the board's text)
+    on the Python core, else a native position in its state; `core` is "python", "native" or None
+    (SUPERCHESS_CORE decides). Variants the native core does not play stay on the Python core."""
     if core not in (None, "python", "native"):
         raise ValueError(f"core must be 'python' or 'native', not {core!r}")
+    pos = set_up()
     if (core or selected_core()) == "python" or not supports(pos):
         return pos
     if _native is None:
         raise CoreUnavailableError(f"the native core is not built ({_MISSING})")
-    return NativePosition.set_up(pos)
+    cls = NativeDiagramPosition if isinstance(pos, DiagramCorePosition) else NativePosition
+    return cls.from_python(pos, set_up)
 
 
 def core_of(pos) -> str:
@@ -109,13 +116,15 @@ class NativePosition(_native.Position if _native is not None else object):
     `is_attacked`, `repetitions`, `perft`) and the set-up it started from."""
 
     @classmethod
-    def set_up(cls, pos: Position) -> "NativePosition":
-        """A native position in `pos`'s state (a position just set up from its text)."""
-        native = cls(native_tables(pos.tables), pos.board, pos.side, pos.castling, pos.ep, pos.halfmove,
-                     pos.fullmove, pos.hold)
+    def from_python(cls, pos: Position, set_up: Callable[[], Position],
+                    unmoved: list[int] | None = None) -> "NativePosition":
+        """A native position in the state of `pos`, a position just made by `set_up` (`unmoved`:
+        a diagram position's recorded unmoved rights)."""
+        native = cls(native_tables(pos), pos.board, pos.side, pos.castling, pos.ep, pos.halfmove,
+                     pos.fullmove, pos.hold, unmoved)
         if native.hash != pos.hash:
             raise RuntimeError("native core: the hash differs from the Python core's")
-        native.origin = pos
+        native.set_up_python = set_up
         native.variant = pos.variant
         native.rosters = pos.rosters
         native.tables = pos.tables
@@ -128,19 +137,26 @@ class NativePosition(_native.Position if _native is not None else object):
     def python_position(self) -> Position:
         """A Python core position in the same state with the same history (for the engine's
         search, which runs on the Python core until it moves to the native one)."""
-        pos = Position(self.variant, self.rosters)
-        origin = self.origin
-        for cell, code in enumerate(origin.board):
-            if code:
-                pos.put(cell, code)
-        pos.side, pos.castling, pos.ep, pos.ep_key = origin.side, origin.castling, origin.ep, origin.ep_key
-        pos.halfmove, pos.fullmove = origin.halfmove, origin.fullmove
-        if origin.hold is not None:
-            pos.hold = [list(h) for h in origin.hold]
-        pos.hash = origin.hash
+        pos = self.set_up_python()
         for m in self.moves():
             pos.make(m)
         return pos
+
+
+class NativeDiagramPosition(NativePosition):
+    """A diagram variant's native position with what `DiagramBoard` and `diagram_fen` read."""
+
+    @classmethod
+    def from_python(cls, pos: DiagramCorePosition, set_up: Callable[[], Position]) -> "NativeDiagramPosition":
+        native = super().from_python(pos, set_up, sorted(pos.unmoved))
+        native.rules, native.dt = pos.rules, pos.dt
+        native.files, native.ranks = pos.files, pos.ranks
+        return native
+
+    record = DiagramCorePosition.record
+
+    def rule_of(self, code: int):
+        return self.rules.pieces[(code & 63) - 1]
 
 
 if _native is not None:
