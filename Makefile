@@ -33,9 +33,13 @@ $(CHROMIUM):
 serve: $(STAMP) native
 	$(BIN)/superchess serve
 
-## test: the whole default test suite (what CI runs)
+## test: the whole default test suite (what CI runs), then the rules tests of the variants on the
+## native core once more on the Python core (its reference), when the native core is built
+RULES_ON_PYTHON := SUPERCHESS_CORE=python $(BIN)/python -m pytest -q tests/rules -k "not tiling and not intergrid and not native_differential"
 test: $(STAMP) $(CHROMIUM) native
-	$(BIN)/python -m pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
+	$(BIN)/python -m pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
+	if [ $$rc -eq 0 ] && [ -f $(NATIVE_SO) ]; then echo "rules tests on the Python core:"; $(RULES_ON_PYTHON); rc=$$?; fi; \
+	exit $$rc
 
 ## test-all: also the slow checks (deep perft)
 test-all: $(STAMP) $(CHROMIUM) native

@@ -19,6 +19,7 @@ from .diagram_core import DiagramCorePosition
 from .position import Position
 from .tables import Tables
 
+_MISSING = ""  # why the extension could not be imported
 try:
     from .. import _native
 except ImportError as _error:  # no Rust toolchain when the package was installed

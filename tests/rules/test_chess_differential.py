@@ -74,9 +74,11 @@ _PLAYER = {chess.WHITE: 0, chess.BLACK: 1}
 # -- perft -------------------------------------------------------------------------------------
 def _position(fen: str):
     """A position on the core SUPERCHESS_CORE selects."""
-    pos = Position(get_variant("chess"))
-    set_fen(pos, fen)
-    return core_position(pos)
+    def set_up() -> Position:
+        pos = Position(get_variant("chess"))
+        set_fen(pos, fen)
+        return pos
+    return core_position(set_up)
 
 
 def _our_divide(board: Board, depth: int) -> dict[str, int]:
