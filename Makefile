@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-all bench native clean
+.PHONY: serve test test-all bench bench-native native clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,14 @@ test-all: $(STAMP) $(CHROMIUM) native
 ## bench: move-generator speed against python-chess
 bench: $(STAMP) native
 	$(BIN)/python bench/perft.py
+
+## bench-native: perft lists/s of the native core against the Python core, Fairy-Stockfish (Grand
+## Chess, chess) and Stockfish; Debian's engines are installed as anchors only
+ANCHORS := /usr/games/fairy-stockfish /usr/games/stockfish
+$(ANCHORS):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish stockfish
+bench-native: $(STAMP) native $(ANCHORS)
+	$(BIN)/python bench/native.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis native/target $(NATIVE_SO)

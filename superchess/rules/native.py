@@ -10,7 +10,7 @@ errors stay the Python core's) and `core_position` turns it into the position it
 from __future__ import annotations
 
 import os
-import warnings
+import sys
 import weakref
 from collections.abc import Callable
 
@@ -51,8 +51,8 @@ def selected_core() -> str:
     if not choice:
         if _native is None and not _warned:
             _warned = True
-            warnings.warn("superchess: the native core is not built (no Rust toolchain at install); "
-                          "running on the Python core", RuntimeWarning, stacklevel=3)
+            print("superchess: the native core is not built (no Rust toolchain at install); running on the "
+                  "Python core", file=sys.stderr)
         choice = "native" if _native is not None else "python"
     return choice
 
