@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test test-all bench clean
+.PHONY: serve test test-all bench bench-native native clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,26 +12,50 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The native rules core (Rust, PyO3): built where cargo exists, copied into the package beside the
+# Python sources (the editable install imports it from there); without cargo the package runs on
+# the Python core. cargo rebuilds only what changed.
+NATIVE_SO := superchess/_native.abi3.so
+native:
+	@if command -v cargo >/dev/null 2>&1; then \
+		cargo build --release --quiet --manifest-path native/Cargo.toml && \
+		cp native/target/release/libsuperchess_native.so $(NATIVE_SO).tmp && mv $(NATIVE_SO).tmp $(NATIVE_SO); \
+	else \
+		echo "no Rust toolchain (cargo): the native core is not built, superchess runs on the Python core"; \
+	fi
+
 # Debian's Chromium for the browser tests (Playwright drives it; it cannot download browsers here)
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 ## serve: the game server with its embedded database; open the printed URL
-serve: $(STAMP)
+serve: $(STAMP) native
 	$(BIN)/superchess serve
 
-## test: the whole default test suite (what CI runs)
-test: $(STAMP) $(CHROMIUM)
-	$(BIN)/python -m pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; exit $$rc
+## test: the whole default test suite (what CI runs), then the rules tests of the variants on the
+## native core once more on the Python core (its reference), when the native core is built
+RULES_ON_PYTHON := SUPERCHESS_CORE=python $(BIN)/python -m pytest -q tests/rules -k "not tiling and not intergrid and not native_differential"
+test: $(STAMP) $(CHROMIUM) native
+	$(BIN)/python -m pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
+	if [ $$rc -eq 0 ] && [ -f $(NATIVE_SO) ]; then echo "rules tests on the Python core:"; $(RULES_ON_PYTHON); rc=$$?; fi; \
+	exit $$rc
 
 ## test-all: also the slow checks (deep perft)
-test-all: $(STAMP) $(CHROMIUM)
+test-all: $(STAMP) $(CHROMIUM) native
 	$(BIN)/python -m pytest -q -m ''
 
 ## bench: move-generator speed against python-chess
-bench: $(STAMP)
+bench: $(STAMP) native
 	$(BIN)/python bench/perft.py
 
+## bench-native: perft lists/s of the native core against the Python core, Fairy-Stockfish (Grand
+## Chess, chess) and Stockfish; Debian's engines are installed as anchors only
+ANCHORS := /usr/games/fairy-stockfish /usr/games/stockfish
+$(ANCHORS):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish stockfish
+bench-native: $(STAMP) native $(ANCHORS)
+	$(BIN)/python bench/native.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis native/target $(NATIVE_SO)

@@ -237,6 +237,6 @@ _own_evaluators: dict[int, tuple[Variant, Evaluator]] = {}
 
 def evaluate(board) -> int:
     """Evaluation of a public `Board` from the side to move's point of view (for tools and tests)."""
-    pos = board._pos
+    pos = board.engine_position()
     ev = evaluator_for(pos.variant, pos.rosters)
     return ev.evaluate(pos, ev.packed(pos))

@@ -34,7 +34,7 @@ def make_board(variant: str, start_fen: str | None, rosters) -> Board:
     rs = None
     if rosters is not None:
         rs = tuple(r if isinstance(r, Roster) else Roster.from_data(r or {}) for r in rosters)
-    return Board(variant, start_fen, rs)
+    return Board(variant, start_fen, rs, core="python")  # the search runs on the Python core
 
 
 def move_text(board: Board, m: int) -> str:
@@ -54,7 +54,7 @@ def lenient_move(board: Board, text: str) -> int:
         return board.parse_move(text).code
     except IllegalMoveError:
         pass
-    pos = board._pos
+    pos = board.engine_position()
     mm = _MOVE_RE.match(text.strip())
     if not mm:
         raise IllegalMoveError(f"bad move text {text!r}")
@@ -138,7 +138,7 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
                     noise: int = 0, margin: int = 0, seed: int | None = None, hash_mb: int = 16,
                     t0: float | None = None, info=None, stop_event=None) -> tuple[str, Result]:
     """Search the board's position; returns (move text, result)."""
-    pos = board._pos
+    pos = board.engine_position()
     rng = random.Random(seed)
     legal = legal_by_text(board)
     if root_moves is not None:

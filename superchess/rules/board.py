@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import importlib
 import re
+from functools import partial
 from operator import attrgetter
 from dataclasses import dataclass, field
 
 from .encoding import CASTLE, CELL_MASK, DESTROY, MAX_CODE, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
 from .diagram_rules import DIAGRAM_VARIANT_NAMES, DiagramRules
 from .fen import get_fen, set_fen
+from .native import core_of, core_position, python_position
 from .outcome import Outcome, Termination
-from .perft import divide, perft
 from .position import Position
 from .program import Roster
 from .variant import STANDALONE_BOARDS, Variant, get_variant
@@ -68,6 +69,13 @@ def _pieces_of(variant: Variant) -> list[Piece | None]:
 
 
 _PIECES: dict[tuple[str, ...], list[Piece | None]] = {}
+
+
+def _set_up(variant: Variant, rosters: tuple[Roster, Roster], fen: str) -> Position:
+    """A Python core position set up from FEN text (FenError when it is bad)."""
+    pos = Position(variant, rosters)
+    set_fen(pos, fen)
+    return pos
 _TEXT = attrgetter("text")
 
 
@@ -84,7 +92,7 @@ class Board:
         return super().__new__(cls)
 
     def __init__(self, variant: str | Variant = "super16", fen: str | None = None,
-                 rosters: tuple[Roster, Roster] | None = None) -> None:
+                 rosters: tuple[Roster, Roster] | None = None, core: str | None = None) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         rosters = rosters or (Roster(), Roster())
         if any(rosters) and not self.variant.reprogrammable:
@@ -93,9 +101,9 @@ class Board:
             r.validate(self.variant.by_letter)
         self.geometry = self.variant.geometry
         self._piece_of = _pieces_of(self.variant)
-        self._pos = Position(self.variant, (Roster(rosters[0]), Roster(rosters[1])))
         self.starting_fen = fen or self.variant.start_fen
-        set_fen(self._pos, self.starting_fen)
+        set_up = partial(_set_up, self.variant, (Roster(rosters[0]), Roster(rosters[1])), self.starting_fen)
+        self._pos = core_position(set_up, core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
         self.move_stack: list[Move] = []
         self._moves = self._pos.tables.move_cache
         self._legal_cache: tuple[tuple, list[int], list[Move] | None] | None = None
@@ -104,6 +112,16 @@ class Board:
     @property
     def rosters(self) -> tuple[Roster, Roster]:
         return self._pos.rosters
+
+    @property
+    def core(self) -> str:
+        """The rules core this board plays on: "python" or "native"."""
+        return core_of(self._pos)
+
+    def engine_position(self) -> Position:
+        """The Python core position the engine searches: the board's own on the Python core, a
+        copy in the same state with the same history on the native core."""
+        return python_position(self._pos)
 
     @property
     def turn(self) -> int:
@@ -165,7 +183,7 @@ class Board:
 
     def copy(self) -> "Board":
         """A board in the same position, with the same history."""
-        b = Board(self.variant, self.starting_fen, self.rosters)
+        b = Board(self.variant, self.starting_fen, self.rosters, self.core)
         for m in self.move_stack:
             b._push_code(m.code)
         return b
@@ -289,11 +307,17 @@ class Board:
 
     def perft(self, depth: int) -> int:
         """Leaf nodes of the legal move tree `depth` plies deep."""
-        return perft(self._pos, depth)
+        return self._pos.perft(depth)
 
     def divide(self, depth: int) -> list[tuple[Move, int]]:
         """(move, leaf count below it) for each legal move, sorted by move text."""
-        return sorted(((self._move(m), n) for m, n in divide(self._pos, depth)), key=lambda r: r[0].text)
+        pos = self._pos
+        out = []
+        for m in pos.legal():
+            pos.make(m)
+            out.append((self._move(m), pos.perft(depth - 1)))
+            pos.unmake()
+        return sorted(out, key=lambda r: r[0].text)
 
     def effects(self, move: Move) -> list[tuple[str, Piece | None, Piece | None]]:
         """What the move changes, cell by cell: (square, piece before, piece after)."""

@@ -10,6 +10,7 @@ draws (4.6, R20).
 from __future__ import annotations
 
 import re
+from functools import partial
 from dataclasses import dataclass, field
 
 from .board import Board, IllegalMoveError, _pieces_of
@@ -17,6 +18,7 @@ from .diagram_core import DiagramCorePosition
 from .diagram_fen import get_fen, set_fen
 from .diagram_rules import DiagramRules, get_diagram_variant
 from .encoding import CELL_MASK, PROMO_MASK, PROMO_SHIFT, TO_SHIFT
+from .native import core_position
 from .outcome import Outcome, Termination
 from .program import Roster
 
@@ -45,19 +47,25 @@ class DiagramMove:
         return self.text
 
 
+def _set_up(rules: DiagramRules, fen: str) -> DiagramCorePosition:
+    """A Python core position set up from position text (FenError when it is bad)."""
+    pos = DiagramCorePosition(rules)
+    set_fen(pos, fen)
+    return pos
+
+
 class DiagramBoard(Board):
     """A diagram-variant position with its move history (see `Board` for the shared API)."""
 
     def __init__(self, variant: str | DiagramRules = "vanguard", fen: str | None = None,
-                 rosters: tuple[Roster, Roster] | None = None) -> None:
+                 rosters: tuple[Roster, Roster] | None = None, core: str | None = None) -> None:
         self.variant = get_diagram_variant(variant) if isinstance(variant, str) else variant
         if rosters and any(rosters):
             raise ValueError(f"{self.variant.name} pieces cannot be reprogrammed")
         self.geometry = self.variant.geometry
         self._piece_of = _pieces_of(self.variant)
-        self._pos = DiagramCorePosition(self.variant)
         self.starting_fen = fen or self.variant.start_fen
-        set_fen(self._pos, self.starting_fen)
+        self._pos = core_position(partial(_set_up, self.variant, self.starting_fen), core)  # the core switch (native.py): `core` or SUPERCHESS_CORE
         self.move_stack: list[DiagramMove] = []
         self._moves = self._pos.tables.move_cache  # shared by the boards of the variant
         self._legal_cache: tuple[tuple, list[int], list[DiagramMove] | None] | None = None
@@ -144,9 +152,7 @@ class DiagramBoard(Board):
 
     def is_checkmate(self) -> bool:
         """Checkmate without a Prince, or double checkmate (4.4)."""
-        pos = self._pos
-        return not self._royal_lost() and not self._legal_list() and self.is_check() \
-            and (pos.royal_cell(self.turn, pos.dt.prince) < 0 or pos.double_checkmated(pos.pseudo_legal()))
+        return not self._royal_lost() and not self._legal_list() and self.is_check() and self._pos.no_royal_rescue()
 
     def is_stalemate(self) -> bool:
         return not self._royal_lost() and not self._legal_list() and not self.is_checkmate()

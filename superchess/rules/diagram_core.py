@@ -321,6 +321,10 @@ class DiagramCorePosition(Position):
                 return False
         return True
 
+    def no_royal_rescue(self) -> bool:
+        """No Prince can rescue the side to move: it has none, or it is double checkmated (4.4)."""
+        return self.royal_cell(self.side, self.dt.prince) < 0 or self.double_checkmated(self.pseudo_legal())
+
     def _exposed(self, k: int, opp: int) -> set[int] | None:
         """With the King on `k` not attacked: the cells a move must change to let `opp` attack it
         (the King's own cell, the only piece between it and a line attacker, the paths of lame

@@ -1,7 +1,10 @@
 """Perft: count the leaf nodes of the legal move tree (the standard move-generator check)."""
 from __future__ import annotations
 
-from .position import Position
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .position import Position
 
 
 def perft(pos: Position, depth: int) -> int:
@@ -18,13 +21,3 @@ def perft(pos: Position, depth: int) -> int:
         total += perft(pos, depth - 1)
         unmake()
     return total
-
-
-def divide(pos: Position, depth: int) -> list[tuple[int, int]]:
-    """(move, leaf count below it) for each legal move."""
-    out = []
-    for m in pos.legal():
-        pos.make(m)
-        out.append((m, perft(pos, depth - 1)))
-        pos.unmake()
-    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .encoding import (CASTLE, CELL_MASK, DESTROY, DOUBLE, EP, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT,
                        SPECIAL, TO_SHIFT, code_of)
+from .perft import perft
 from .program import Roster
 from .tables import (EP_CAPTURE, LEAP_C, LEAP_M, LEAP_MC, NO_CELLS, PAT_C, PAT_M, PAT_MC, POST_DEDUPE,
                      POST_PROMO, RAY_C, RAY_M, RAY_MC, tables_for)
@@ -574,6 +575,10 @@ class Position(CellPosition):
                         moves.remove(twin)
                 moves.append(m)
         return moves
+
+    def perft(self, depth: int) -> int:
+        """Leaf nodes of the legal move tree `depth` plies deep (bulk counting)."""
+        return perft(self, depth)
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (this occurrence included), looking

@@ -260,7 +260,7 @@ def test_transposition_table_stays_bounded():
     size = len(tt)
     assert size & (size - 1) == 0  # a power of two, indexed by the hash's low bits
     board = make_board("chess", None, None)
-    searcher = Searcher(board._pos, evaluator_for("chess", board._pos.rosters), tt)
+    searcher = Searcher(board.engine_position(), evaluator_for("chess", board.engine_position().rosters), tt)
     searcher.search(Limits(depth=5))
     assert len(tt.slots) == size
     stored = [e for e in tt.slots if e is not None]

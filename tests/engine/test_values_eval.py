@@ -70,14 +70,14 @@ def test_pawn_advancement_and_fortress_shelter_count():
     sheltered = board_with({"i1": "K", "h2": "F", "i16": "k", "h15": "f", "c8": "Q", "d9": "q"})
     bare = board_with({"i1": "K", "b2": "F", "i16": "k", "h15": "f", "c8": "Q", "d9": "q"})
     ev = evaluator_for("super16", (Roster(), Roster()))
-    assert ev.king_safety(sheltered._pos) > ev.king_safety(bare._pos)
+    assert ev.king_safety(sheltered.engine_position()) > ev.king_safety(bare.engine_position())
 
 
 def test_incremental_score_matches_a_fresh_one_along_random_games():
     for variant, seed in (("chess", 1), ("super16", 2), ("super16", 3)):
         rng = random.Random(seed)
         b = Board(variant)
-        pos = b._pos
+        pos = b.engine_position()
         ev = evaluator_for(variant, pos.rosters)
         packed = ev.packed(pos)
         for _ in range(80):
@@ -94,7 +94,7 @@ def test_incremental_score_matches_a_fresh_one_along_random_games():
 def test_pseudo_legal_and_capture_generators_agree_with_legal_moves(variant, plies):
     rng = random.Random(7)
     b = Board(variant)
-    pos = b._pos
+    pos = b.engine_position()
     for _ in range(plies):
         side = pos.side
         kept = set()
@@ -121,7 +121,7 @@ def test_pseudo_legal_and_capture_generators_agree_with_legal_moves(variant, pli
 def test_capture_generator_does_not_promote_a_self_destroying_capture():
     # R4: the pawn taking the garrisoned Rook on the last rank is destroyed and does not promote
     b = board_with({"a1": "K", "p16": "k", "c15": "P", "d16": "r", "e15": "f", "b16": "n"})
-    pos = b._pos
+    pos = b.engine_position()
     caps = pos.pseudo_captures()
     legal = pos.legal()
     to_d16 = [m for m in caps if (m >> TO_SHIFT) & CELL_MASK == b.cell("d16")]

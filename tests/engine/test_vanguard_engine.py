@@ -36,7 +36,7 @@ def test_multi_capture_moves_are_valued_by_all_they_take():
     double = b.parse_move("b2d4xc3")
     single = b.parse_move("b2c3")
     n, p = v[b.variant.type_index("N")], v[b.variant.type_index("P")]
-    assert b._pos.capture_gain(double.code, value) == n + p
+    assert b.engine_position().capture_gain(double.code, value) == n + p
     assert [piece.letter for _, piece in b.captures(single)] == ["N"]
     text, result = search_position(b, Limits(depth=1))  # deeper, the Pawn falls on the next move anyway
     assert text == "b2d4xc3"
@@ -108,7 +108,7 @@ def test_warm_up_prepares_vanguard():
     from superchess.engine import warm_up
     from superchess.engine.evaluate import _own_evaluators
     warm_up(("vanguard",))
-    variant = Board("vanguard")._pos.variant
+    variant = Board("vanguard").engine_position().variant
     assert _own_evaluators[id(variant)][0] is variant
 
 

@@ -23,7 +23,7 @@ chess = pytest.importorskip("chess")
 
 from superchess.rules import Board, Termination  # noqa: E402
 from superchess.rules.fen import get_fen, set_fen  # noqa: E402
-from superchess.rules.perft import perft  # noqa: E402
+from superchess.rules.native import core_position  # noqa: E402
 from superchess.rules.position import Position  # noqa: E402
 from superchess.rules.variant import get_variant  # noqa: E402
 
@@ -72,10 +72,13 @@ _PLAYER = {chess.WHITE: 0, chess.BLACK: 1}
 
 
 # -- perft -------------------------------------------------------------------------------------
-def _position(fen: str) -> Position:
-    pos = Position(get_variant("chess"))
-    set_fen(pos, fen)
-    return pos
+def _position(fen: str):
+    """A position on the core SUPERCHESS_CORE selects."""
+    def set_up() -> Position:
+        pos = Position(get_variant("chess"))
+        set_fen(pos, fen)
+        return pos
+    return core_position(set_up)
 
 
 def _our_divide(board: Board, depth: int) -> dict[str, int]:
@@ -91,10 +94,10 @@ def _ref_divide(board: chess.Board, depth: int) -> dict[str, int]:
     return out
 
 
-def _divide_report(fen: str, depth: int) -> str:
+def _divide_report(fen: str, depth: int, core: str | None = None) -> str:
     """The per-move counts that differ, then the path down to the first position whose legal move
     lists differ (so a perft mismatch names the exact position and move)."""
-    ours, ref = Board("chess", fen), chess.Board(fen)
+    ours, ref = Board("chess", fen, core=core), chess.Board(fen)
     lines = [f"perft({depth}) mismatch from {fen}"]
     path: list[str] = []
     for d in range(depth, 0, -1):
@@ -116,7 +119,7 @@ def _divide_report(fen: str, depth: int) -> str:
 
 def _check_perft(fen: str, depth: int) -> None:
     pos = _position(fen)
-    ours = perft(pos, depth)
+    ours = pos.perft(depth)
     assert get_fen(pos) == fen, "perft did not restore the position"
     expected = ref_perft(chess.Board(fen), depth)
     if ours != expected:
@@ -147,7 +150,7 @@ def test_divide_report_finds_the_faulty_position(monkeypatch):
     fen = "8/8/1k6/2b5/2p5/8/3P1K2/8 w - - 0 1"
     legal = Position.legal
     monkeypatch.setattr(Position, "legal", lambda self: [m for m in legal(self) if not m & EP])
-    report = _divide_report(fen, 3)
+    report = _divide_report(fen, 3, core="python")
     assert "divide(3) [" in report and "d2d4 " in report
     assert "divide(2) after d2d4" in report
     assert "missing ['c4d3']" in report, report
