@@ -92,7 +92,7 @@ pub struct DiagramTables {
 }
 
 /// The unmoved rights (R11) of a diagram position and their history.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct DiagramState {
     pub unmoved: CellSet,
     pub unmoved_cells: Vec<u16>,
@@ -309,10 +309,15 @@ impl DiagramTables {
                 .sum::<usize>()
     }
 
-    /// The move integer of a record (interned by the Python tables on first sight).
+    fn lock_records(&self) -> std::sync::MutexGuard<'_, Records> {
+        self.records.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The move integer of a record (interned by the Python tables on first sight). The lock is
+    /// never held while the GIL is awaited or Python runs (a search runs without the GIL while
+    /// Python threads may generate moves on the same tables), so no thread waits on both.
     fn intern(&self, rec: Record) -> Move {
-        let mut records = self.records.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&m) = records.index.get(&rec) {
+        if let Some(&m) = self.lock_records().index.get(&rec) {
             return m;
         }
         let m = Python::with_gil(|py| -> PyResult<Move> {
@@ -325,6 +330,7 @@ impl DiagramTables {
         })
         .expect("the Python diagram tables intern a record");
         let i = (m >> RECORD_SHIFT) as usize;
+        let mut records = self.lock_records();
         if records.by_index.len() <= i {
             records.by_index.resize(i + 1, None);
         }
@@ -335,8 +341,7 @@ impl DiagramTables {
 
     /// The record of a move integer's index (asked of the Python tables if not seen here yet).
     fn record(&self, index: usize) -> Option<Record> {
-        let mut records = self.records.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(Some(r)) = records.by_index.get(index) {
+        if let Some(Some(r)) = self.lock_records().by_index.get(index) {
             return Some(r.clone());
         }
         let rec = Python::with_gil(|py| -> PyResult<Record> {
@@ -346,6 +351,7 @@ impl DiagramTables {
             Ok(Record { o, d, caps, kind })
         })
         .ok()?;
+        let mut records = self.lock_records();
         if records.by_index.len() <= index {
             records.by_index.resize(index + 1, None);
         }
@@ -499,6 +505,11 @@ impl DiagramState {
             }
         }
         s
+    }
+
+    /// A ply that changes no right (the search's null move).
+    pub fn push_unchanged(&mut self) {
+        self.stack.push(0);
     }
 }
 
@@ -654,6 +665,7 @@ impl Pos {
             &mut s.specials,
             &CellSet::new(),
             &mut s.post,
+            false,
         );
         let n = moves.len();
         for &sq in &s.cells {
@@ -843,6 +855,11 @@ impl Pos {
             }
         }
         false
+    }
+
+    /// The side to move has lost its King with no Prince to succeed it (R15).
+    pub fn king_lost(&self) -> bool {
+        self.diagram.is_some() && self.dt().king != 0 && self.kings[self.side] < 0
     }
 
     pub fn diagram_in_check(&self) -> bool {

@@ -10,6 +10,7 @@ mod diagram;
 mod encoding;
 mod movegen;
 mod position;
+mod search;
 mod tables;
 
 use std::collections::BTreeSet;
@@ -65,8 +66,8 @@ impl PyTables {
 
 /// A position on the native core (see position.py's `Position` for the rules).
 #[pyclass(name = "Position", module = "superchess._native", subclass, dict)]
-struct PyPosition {
-    pos: Pos,
+pub struct PyPosition {
+    pub(crate) pos: Pos,
     scratch: Scratch,
     legal: Vec<Move>,
     /// (hash, stack depth) the cached legal list was made for
@@ -385,6 +386,10 @@ impl PyPosition {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTables>()?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<search::PyEvaluation>()?;
+    m.add_class::<search::PyStopFlag>()?;
+    m.add_class::<search::PySearcher>()?;
+    m.add("SEARCH_MATE", (search::MATE, search::MATE_BOUND))?;
     // checked against encoding.py when the Python side loads the module
     m.add(
         "ENCODING",

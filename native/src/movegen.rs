@@ -78,7 +78,8 @@ pub struct Scratch {
 
 impl Pos {
     /// Pseudo-legal moves of the pieces on `cells` into `out`; moves that need a full legality
-    /// test (en passant, mutual destruction) into `specials`.
+    /// test (en passant, mutual destruction) into `specials`. With `captures_only` (the search's
+    /// quiescence), only captures and a pawn's moves to its last rank (promotions).
     pub fn generate(
         &self,
         cells: &[u16],
@@ -86,17 +87,22 @@ impl Pos {
         specials: &mut Vec<Move>,
         garrison: &CellSet,
         post_buf: &mut Vec<Move>,
+        captures_only: bool,
     ) {
         let t = &*self.t;
         let board = &self.board[..];
         let enemy = t.enemy(self.side);
         let no_cells = CellSet::new();
         let ep = self.ep;
+        let last_rank = if self.side == 0 { t.n / t.files - 1 } else { 0 };
         for &sq in cells {
             let code = board[sq as usize];
             let Some(g) = &t.gen[code as usize * t.n + sq as usize] else {
                 continue;
             };
+            let pawn = t.pawn[code as usize];
+            // a move to an empty cell is wanted unless only captures and promotions are asked for
+            let quiet_ok = |to: u16| !captures_only || (pawn && to as usize / t.files == last_rank);
             let destroy = if t.royal[code as usize] {
                 &no_cells
             } else {
@@ -116,7 +122,7 @@ impl Pos {
                         for s in steps {
                             let p = board[s.t as usize];
                             if p == 0 {
-                                if *mode != Mode::Capture {
+                                if *mode != Mode::Capture && quiet_ok(s.t) {
                                     out.push(s.m);
                                 }
                             } else if *mode != Mode::Move && enemy[p as usize] {
@@ -129,7 +135,7 @@ impl Pos {
                             for s in ray {
                                 let p = board[s.t as usize];
                                 if p == 0 {
-                                    if *mode != Mode::Capture {
+                                    if *mode != Mode::Capture && quiet_ok(s.t) {
                                         out.push(s.m);
                                     }
                                     continue;
@@ -147,7 +153,7 @@ impl Pos {
                             if p != 0 && (*mode == Mode::Move || !enemy[p as usize]) {
                                 continue;
                             }
-                            if p == 0 && *mode == Mode::Capture {
+                            if p == 0 && (*mode == Mode::Capture || !quiet_ok(s.t)) {
                                 continue;
                             }
                             if s.between.iter().all(|&b| board[b as usize] == 0) {
@@ -245,7 +251,14 @@ impl Pos {
         s.cells.clear();
         s.cells.extend_from_slice(&self.pieces[side]);
         if k < 0 {
-            self.generate(&s.cells, moves, &mut s.specials, &garrison, &mut s.post);
+            self.generate(
+                &s.cells,
+                moves,
+                &mut s.specials,
+                &garrison,
+                &mut s.post,
+                false,
+            );
             dedupe(&mut s.specials);
             moves.extend_from_slice(&s.specials);
             return;
@@ -260,6 +273,7 @@ impl Pos {
             &mut s.specials,
             &garrison,
             &mut s.post,
+            false,
         );
         self.board[k] = 0; // the King must not shelter its own destination square
         for &m in &s.kmoves {
@@ -268,7 +282,7 @@ impl Pos {
             }
         }
         self.board[k] = t.king_code[side];
-        let pinned = self.pinned(k, side);
+        let pinned = self.blockers(k, side ^ 1, side);
         let mut pinned_cells: Vec<u16> = Vec::new();
         s.cells.retain(|&c| {
             if c as usize == k {
@@ -282,7 +296,14 @@ impl Pos {
         });
         s.risky.clear();
         if checkers == 0 {
-            self.generate(&s.cells, moves, &mut s.specials, &garrison, &mut s.post);
+            self.generate(
+                &s.cells,
+                moves,
+                &mut s.specials,
+                &garrison,
+                &mut s.post,
+                false,
+            );
             self.castling_moves(moves, &mut s.changes);
         } else if checkers == 1 {
             let mut targets = CellSet::new();
@@ -291,7 +312,14 @@ impl Pos {
                 targets.insert(b as usize);
             }
             let start = moves.len();
-            self.generate(&s.cells, moves, &mut s.specials, &garrison, &mut s.post);
+            self.generate(
+                &s.cells,
+                moves,
+                &mut s.specials,
+                &garrison,
+                &mut s.post,
+                false,
+            );
             let mut kept = start;
             for i in start..moves.len() {
                 let m = moves[i];
@@ -308,6 +336,7 @@ impl Pos {
                 &mut s.specials,
                 &garrison,
                 &mut s.post,
+                false,
             );
         }
         if !pinned_cells.is_empty() {
@@ -317,6 +346,7 @@ impl Pos {
                 &mut s.specials,
                 &garrison,
                 &mut s.post,
+                false,
             );
         }
         for i in 0..s.risky.len() {
@@ -341,11 +371,13 @@ impl Pos {
         }
     }
 
-    /// Own pieces that are the only blocker between the King and an enemy line attack.
-    fn pinned(&self, k: usize, side: usize) -> CellSet {
+    /// Pieces of `blocker` that alone stand between cell `k` and a line attack (ray or lame
+    /// path) of `attacker`'s pieces: pinned pieces when `k` is the blocker's King, pieces whose
+    /// move may uncover a check when it is the attacker's enemy's.
+    pub fn blockers(&self, k: usize, attacker: usize, blocker: usize) -> CellSet {
         let board = &self.board;
-        let own = &self.t.own[side];
-        let att = &self.t.attacks[side ^ 1][k];
+        let own = &self.t.own[blocker];
+        let att = &self.t.attacks[attacker][k];
         let mut pinned = CellSet::new();
         for ray in &att.rays {
             let mut first: i32 = -1;

@@ -26,6 +26,7 @@ pub struct Undo {
     pub hold_from: u32,
 }
 
+#[derive(Clone)]
 pub struct Pos {
     pub t: Arc<Tables>,
     pub board: Vec<u8>,
@@ -462,6 +463,34 @@ impl Pos {
             }
         }
         h
+    }
+
+    /// Passes the turn (the search's null move); `unmake` takes it back. It counts as
+    /// irreversible (the halfmove clock restarts), so a repetition look-back stops at it.
+    pub fn make_null(&mut self) {
+        self.stack.push(Undo {
+            m: 0,
+            cap: 0,
+            cells_from: Some(self.undo_cells.len() as u32),
+            castling: self.castling,
+            ep: self.ep,
+            ep_key: self.ep_key,
+            halfmove: self.halfmove,
+            hash: self.hash,
+            kings: self.kings,
+            hold_from: self.hold_changes.len() as u32,
+        });
+        self.hash ^= self.ep_key ^ self.t.z_side;
+        self.ep = -1;
+        self.ep_key = 0;
+        self.halfmove = 0;
+        if self.side == 1 {
+            self.fullmove += 1;
+        }
+        self.side ^= 1;
+        if let Some(d) = self.diagram.as_mut() {
+            d.push_unchanged();
+        }
     }
 
     pub fn unmake(&mut self) {

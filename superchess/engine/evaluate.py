@@ -1,4 +1,5 @@
-"""Static evaluation for any variant and roster pair, in centipawns.
+"""Static evaluation for any variant and roster pair, in centipawns; its parameters are data
+(eval.toml: `[tables]` build the tables below, `[terms]` weigh what is computed per position).
 
 Most of the evaluation lives in per-(piece code, cell) tables, so the search can keep it up to date
 incrementally (a move changes a few cells; see `Evaluator.delta`):
@@ -15,9 +16,14 @@ King safety is computed from the position when asked (`king_safety`): own pieces
 King shelter it (a Fortress most: under super16's Fortress rule it garrisons the King's neighbours,
 so non-royal attackers that capture them die too), and enemy pieces near the King, weighted by
 value and closeness, threaten it. The search only pays for it when the cheap part of the score is
-near the window (lazy evaluation).
+near the window (lazy evaluation). The native search (native/src/search/eval.rs) adds pawn
+structure and weighs royal attackers, from the same tables and `[terms]`.
 """
 from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib import resources
 
 from ..rules.byte_lru import ByteLRU
 from ..rules.encoding import code_of
@@ -30,18 +36,17 @@ from .values import piece_profile, piece_values
 SHIFT = 21
 PACK = 1 << SHIFT
 HALF = PACK >> 1
-MOBILITY_MG = 3          # centipawns per unit of effective mobility above the piece's average
-MOBILITY_EG = 3
-PAWN_MG = 30             # middlegame bonus for a pawn about to promote
-PAWN_EG_SHARE = 0.15     # endgame: this share of the promotion gain on the last rank before promotion
-PAWN_EG_LINEAR = 20
-PAWN_CENTRE_MG = 10      # per rank advanced (up to 2), for a pawn on the central files
-KING_HOME_MG = 15        # per rank away from home, capped at 4 ranks
-KING_CENTRE_EG = 10      # per step toward the centre (8x8 scale)
-TEMPO = 10
-SHIELD = {"pawn": 10, "fortress": 24, "other": 5}
-SHIELD_CAP = 60
-LAZY_MARGIN = 180
+
+
+@lru_cache(maxsize=1)
+def default_params() -> dict[str, dict[str, float]]:
+    """eval.toml: {"tables": {...}, "terms": {...}}."""
+    return tomllib.loads(resources.files(__package__).joinpath("eval.toml").read_text())
+
+
+TEMPO = default_params()["terms"]["tempo"]
+SHIELD_CAP = default_params()["terms"]["shield_cap"]
+LAZY_MARGIN = default_params()["terms"]["lazy_margin"]
 
 
 def pack(mg: int, eg: int, ph: int) -> int:
@@ -57,11 +62,15 @@ def unpack(x: int) -> tuple[int, int, int]:
 
 
 class Evaluator:
-    """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`)."""
+    """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`), built with
+    `params` (eval.toml's by default)."""
 
-    def __init__(self, variant_name: str | Variant, rosters: tuple[Roster, Roster]) -> None:
+    def __init__(self, variant_name: str | Variant, rosters: tuple[Roster, Roster],
+                 params: dict[str, dict[str, float]] | None = None) -> None:
         variant = get_variant(variant_name) if isinstance(variant_name, str) else variant_name
         self.variant = variant
+        self.params = params or default_params()
+        p = self.params["tables"]
         geo = variant.geometry
         self.tables = tables_for(variant, rosters)
         n = geo.size
@@ -92,10 +101,10 @@ class Evaluator:
                 avg, per_cell = profile(side, pt.letter)
                 self.value[code] = v
                 self.order_value[code] = v if not pt.checkable else 2 * top + 100
-                self.attack_weight[code] = 0 if pt.checkable or pt.pawn else max(1, v // 60)
-                self.shield[code] = SHIELD["pawn"] if pt.pawn else SHIELD["other"]
+                self.attack_weight[code] = 0 if pt.checkable or pt.pawn else max(1, int(v // p["attack_divisor"]))
+                self.shield[code] = p["shield_pawn"] if pt.pawn else p["shield_other"]
                 if pt.letter == "F" and variant.capture_consequence is not None:
-                    self.shield[code] = SHIELD["fortress"]
+                    self.shield[code] = p["shield_fortress"]
                     self.fortress[side] = code
                 ph = 0 if (pt.pawn or pt.checkable) else v
                 row = self.pst[code]
@@ -104,19 +113,19 @@ class Evaluator:
                     own_rank = r if side == 0 else ranks - 1 - r
                     if pt.checkable:
                         centre = max(abs(f - (files - 1) / 2), abs(r - (ranks - 1) / 2)) * scale
-                        mg = -KING_HOME_MG * min(own_rank, 4)
-                        eg = int(KING_CENTRE_EG * (4 - centre))
+                        mg = int(-p["king_home_mg"] * min(own_rank, 4))
+                        eg = int(p["king_centre_eg"] * (4 - centre))
                     else:
                         mob = per_cell[cell] - avg
-                        mg = v + int(MOBILITY_MG * mob)
-                        eg = v + int(MOBILITY_EG * mob)
+                        mg = v + int(p["mobility_mg"] * mob)
+                        eg = v + int(p["mobility_eg"] * mob)
                         if pt.pawn and own_rank < ranks - 1:
                             frac = max(0, own_rank - 1) / max(1, ranks - 3)
-                            mg += int(PAWN_MG * frac * frac)
+                            mg += int(p["pawn_mg"] * frac * frac)
                             central = 1 - abs(f - (files - 1) / 2) / ((files - 1) / 2)
-                            mg += int(PAWN_CENTRE_MG * max(0.0, 2 * central - 1) * min(own_rank - 1, 2))
-                            eg += int(PAWN_EG_SHARE * max(0, promo_best - v) * frac * frac
-                                      + PAWN_EG_LINEAR * frac)
+                            mg += int(p["pawn_centre_mg"] * max(0.0, 2 * central - 1) * min(own_rank - 1, 2))
+                            eg += int(p["pawn_eg_share"] * max(0, promo_best - v) * frac * frac
+                                      + p["pawn_eg_linear"] * frac)
                     row[cell] = sign * mg + (sign * eg << SHIFT) + (ph << (2 * SHIFT))
         # phase: the non-pawn material of the variant's start position
         start = variant.start_fen.split()[0]

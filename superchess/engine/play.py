@@ -19,6 +19,7 @@ from ..rules.tables import NO_CELLS
 from ..rules.variant import STANDALONE_BOARDS
 from .evaluate import evaluator_for
 from .intergrid_search import choose_intergrid_move
+from . import native_search
 from .levels import get_level
 from .search import Limits, Result, Searcher, TranspositionTable
 from .tiling_search import choose_tiling_move
@@ -28,13 +29,29 @@ _TT_CACHE: OrderedDict = OrderedDict()  # (variant, rosters, size) -> Transposit
 _TT_KEEP = 2
 
 
-def make_board(variant: str, start_fen: str | None, rosters) -> Board:
+def make_board(variant: str, start_fen: str | None, rosters, core: str | None = None) -> Board:
     """A board for `variant` from a FEN (None: the start array) and JSON rosters (None or `{}`:
-    default)."""
+    default), on `core` ("python", "native" or None: as SUPERCHESS_CORE selects)."""
     rs = None
     if rosters is not None:
         rs = tuple(r if isinstance(r, Roster) else Roster.from_data(r or {}) for r in rosters)
-    return Board(variant, start_fen, rs, core="python")  # the search runs on the Python core
+    return Board(variant, start_fen, rs, core=core)
+
+
+def replay(variant: str, start_fen: str | None, moves: list[str], rosters) -> Board:
+    """The board after `moves` under the rosters the engine believes in. A move only the
+    opponent's hidden roster allows (Private games) is played leniently on the Python core
+    (`lenient_move`), which then replays the whole game."""
+    board = make_board(variant, start_fen, rosters)
+    try:
+        for text in moves:
+            board.push_text(text)
+        return board
+    except IllegalMoveError:
+        board = make_board(variant, start_fen, rosters, core="python")
+    for text in moves:
+        board._push_code(lenient_move(board, text))
+    return board
 
 
 def move_text(board: Board, m: int) -> str:
@@ -138,7 +155,6 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
                     noise: int = 0, margin: int = 0, seed: int | None = None, hash_mb: int = 16,
                     t0: float | None = None, info=None, stop_event=None) -> tuple[str, Result]:
     """Search the board's position; returns (move text, result)."""
-    pos = board.engine_position()
     rng = random.Random(seed)
     legal = legal_by_text(board)
     if root_moves is not None:
@@ -159,8 +175,16 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
         ints, forced = list(legal.values()), set()
         by_int = {m: t for t, m in legal.items()}
     # a pasted diagram's table is its own (two diagrams may share a name and so Zobrist keys)
-    name = board.variant.name if pos.variant.piece_compiler is None else id(pos.variant)
-    key = (name, pos.rosters[0].key(), pos.rosters[1].key())
+    variant = board._pos.variant
+    name = variant.name if variant.piece_compiler is None else id(variant)
+    key = (name, board.rosters[0].key(), board.rosters[1].key())
+    if native_search.usable(board):  # issue 21: the native search; search.py is the fallback
+        result = native_search.search(board, key, limits, ints, noise=noise, margin=margin, rng=rng,
+                                      hash_mb=hash_mb, t0=t0, info=info, stop_event=stop_event)
+        if result.move not in by_int:
+            result.move = ints[0]
+        return by_int[result.move], result
+    pos = board.engine_position()
     ev = evaluator_for(pos.variant, pos.rosters)
     searcher = Searcher(pos, ev, _tt_for(key, hash_mb), noise=noise, seed=rng.getrandbits(64))
     searcher.info = info
@@ -186,9 +210,7 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
     if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
         return choose_intergrid_move(start_fen, moves, level,
                                      lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
-    board = make_board(variant, start_fen, rosters)
-    for text in moves:
-        board._push_code(lenient_move(board, text))
+    board = replay(variant, start_fen, moves, rosters)
     limits = level_limits(level, time_left_ms, increment_ms, board.fullmove_number)
     text, _ = search_position(board, limits, root_moves, noise=lv.noise_cp, margin=lv.margin_cp,
                               seed=seed, hash_mb=lv.hash_mb, t0=t0)

@@ -68,6 +68,8 @@ class Result:
     nodes: int = 0
     elapsed: float = 0.0
     root_scores: dict[int, int] = field(default_factory=dict)
+    seldepth: int = 0   # the native search's deepest ply (0: not reported)
+    hashfull: int = 0   # permille of its transposition table written by this search
 
 
 class TranspositionTable:
@@ -581,12 +583,20 @@ class Searcher:
                 break  # the next iteration would most likely not finish in time
         result.nodes = self.nodes
         result.elapsed = time.monotonic() - self.t0
-        if margin and result.root_scores and rng is not None:
-            top = max(result.root_scores.values())
-            if abs(top) < MATE_BOUND:
-                near = sorted(m for m, s in result.root_scores.items() if s >= top - margin)
-                result.move = rng.choice(near)
-                result.score = result.root_scores[result.move]
-                if result.pv and result.pv[0] != result.move:
-                    result.pv = [result.move]
+        if margin and rng is not None:
+            choose_near_best(result, margin, rng)
         return result
+
+
+def choose_near_best(result: Result, margin: int, rng: random.Random) -> None:
+    """The weaker levels' choice: a random root move scoring within `margin` of the best (none
+    when the best is a mate score)."""
+    if not result.root_scores:
+        return
+    top = max(result.root_scores.values())
+    if abs(top) < MATE_BOUND:
+        near = sorted(m for m, s in result.root_scores.items() if s >= top - margin)
+        result.move = rng.choice(near)
+        result.score = result.root_scores[result.move]
+        if result.pv and result.pv[0] != result.move:
+            result.pv = [result.move]

@@ -1,6 +1,7 @@
 """The UCI protocol (`superchess engine`): lets chess GUIs and tools use the engine.
 
-Supported: uci, isready, ucinewgame, setoption (UCI_Variant, Hash, Level, Roster1, Roster2),
+Supported: uci, isready, ucinewgame, setoption (UCI_Variant, Hash, Threads (one thread: other values
+are accepted and ignored), Level, Roster1, Roster2),
 position startpos|fen <fen> [moves ...], go (wtime btime winc binc movestogo movetime depth nodes
 infinite; with no limit at all, or with only a clock at levels below 8, the Level option's limits
 apply exactly as in `choose_move`), stop, quit. The search runs in a thread so that `stop`,
@@ -21,6 +22,7 @@ from ..rules import Board, Roster
 from ..rules.program import ProgramError
 from ..rules.variant import BOARD_VARIANT_NAMES, STANDALONE_BOARDS
 from .intergrid_search import think_uci as think_turns
+from . import native_search
 from .levels import get_level
 from .play import _TT_CACHE, level_limits, move_text, search_position
 from .search import MATE, MATE_BOUND, Limits, Result
@@ -53,7 +55,7 @@ class UciEngine:
         self.level = 8
         self.board = Board(self.variant)
         self.thread: threading.Thread | None = None
-        self.stop_event = threading.Event()
+        self.stop_event = native_search.StopRequest()
         self.infinite = False
 
     def send(self, line: str) -> None:
@@ -77,6 +79,7 @@ class UciEngine:
             elif cmd == "ucinewgame":
                 self.stop()
                 _TT_CACHE.clear()
+                native_search.forget()
                 self.board = Board(self.variant, None, self.rosters)
             elif cmd == "setoption":
                 self.stop()
@@ -105,6 +108,7 @@ class UciEngine:
         variants = " ".join(f"var {v}" for v in BOARD_VARIANT_NAMES)
         self.send(f"option name UCI_Variant type combo default chess {variants}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
+        self.send("option name Threads type spin default 1 min 1 max 1")
         self.send("option name Level type spin default 8 min 1 max 8")
         self.send("option name Roster1 type string default <empty>")
         self.send("option name Roster2 type string default <empty>")
@@ -127,6 +131,8 @@ class UciEngine:
             self.board = Board(self.variant)
         elif key == "hash":
             self.hash_mb = max(1, min(MAX_HASH_MB, int(value)))
+        elif key == "threads":
+            int(value)  # the search runs in one thread
         elif key == "level":
             get_level(int(value))
             self.level = int(value)
@@ -183,7 +189,7 @@ class UciEngine:
             else:
                 raise ValueError(f"go: unknown parameter {a!r}")
         if self.variant in STANDALONE_BOARDS:  # multi-move turns (intergrid): the turn search
-            self.stop_event, self.infinite = threading.Event(), infinite
+            self.stop_event, self.infinite = native_search.StopRequest(), infinite
             think = think_tiling if self.variant == "tilingrider" else partial(think_turns, level=self.level)
             self.thread = threading.Thread(target=think, daemon=True, args=(
                 self.board.copy(), opts | {"level": self.level}, infinite, self.stop_event, self.send))
@@ -215,7 +221,7 @@ class UciEngine:
                 limits.soft_ms, limits.hard_ms = soft, hard
         if infinite:
             limits.soft_ms = limits.hard_ms = None
-        self.stop_event = threading.Event()
+        self.stop_event = native_search.StopRequest()
         self.infinite = infinite
         t0 = time.monotonic()
         self.thread = threading.Thread(target=self._think, args=(board, limits, lv, infinite, t0),
@@ -227,7 +233,8 @@ class UciEngine:
             ms = int(r.elapsed * 1000)
             nps = int(r.nodes / r.elapsed) if r.elapsed > 0 else r.nodes
             pv = " ".join(move_text(board, m) for m in self._pv_texts(board, r.pv))
-            self.send(f"info depth {r.depth} score {format_score(r.score)} nodes {r.nodes} nps {nps} "
+            extra = f" seldepth {r.seldepth} hashfull {r.hashfull}" if r.seldepth else ""
+            self.send(f"info depth {r.depth}{extra} score {format_score(r.score)} nodes {r.nodes} nps {nps} "
                       f"time {ms} pv {pv}")
 
         try:

@@ -612,6 +612,10 @@ class Position(CellPosition):
             i -= 2
         return False
 
+    def history_hashes(self) -> list[int]:
+        """The hashes of the positions before each move made, in order (repetition look-back)."""
+        return [entry[7] for entry in self.stack]
+
     # -- engine helpers: pseudo-legal generation and the null move ---------------------------
     def pseudo_legal(self) -> list[int]:
         """Moves of the side to move that may leave its own King attacked (a search tests that
