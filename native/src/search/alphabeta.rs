@@ -291,6 +291,9 @@ impl<'a> Search<'a> {
     /// Counts a node; true when the search must stop.
     #[inline]
     fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.poll();
@@ -1139,13 +1142,24 @@ impl<'a> Search<'a> {
         out
     }
 
-    /// The quiescence score of the position (from the side to move), for tools and tuning.
-    pub fn quiescence(&mut self) -> i32 {
-        self.qsearch(-INF, INF, 0)
-    }
-
-    /// The static evaluation, for tools and tuning.
-    pub fn static_eval(&self) -> i32 {
-        self.ev.evaluate(&self.pos, &self.acc[0], -INF, INF)
+    /// For tools, tuning and tests: plays `moves` through the search's own make (each must be
+    /// legal, else Err with the first that is not), then returns the static evaluation from the
+    /// incrementally kept sums, the same from sums made afresh, and the quiescence score, all
+    /// from the side to move's point of view.
+    pub fn probe(&mut self, moves: &[Move]) -> Result<(i32, i32, i32), Move> {
+        let mut legal = Vec::new();
+        for (ply, &m) in moves.iter().enumerate() {
+            self.pos.legal(&mut legal, &mut self.s);
+            if ply + 1 >= MAX_PLY || !legal.contains(&m) {
+                return Err(m);
+            }
+            self.make(m, ply);
+        }
+        let ply = moves.len();
+        let kept = self.ev.evaluate(&self.pos, &self.acc[ply], -INF, INF);
+        let fresh = self
+            .ev
+            .evaluate(&self.pos, &self.ev.acc(&self.pos), -INF, INF);
+        Ok((kept, fresh, self.qsearch(-INF, INF, ply)))
     }
 }

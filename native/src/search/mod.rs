@@ -114,6 +114,17 @@ struct State {
     heuristics: Option<Heuristics>,
 }
 
+impl State {
+    /// The table and the ordering memory (made afresh for a board of another size).
+    fn parts(&mut self, n: usize) -> (&mut Tt, &mut Heuristics) {
+        if !self.heuristics.as_ref().is_some_and(|h| h.fits(n)) {
+            self.heuristics = None;
+        }
+        let h = self.heuristics.get_or_insert_with(|| Heuristics::new(n));
+        (&mut self.tt, h)
+    }
+}
+
 /// A searcher: its transposition table and move-ordering memory, kept between searches. Its
 /// lock is only ever taken without the GIL, so a search that calls back into Python (progress
 /// reports, diagram records) never waits on a thread that waits for it.
@@ -234,16 +245,9 @@ impl PySearcher {
         let mut callback_error: Option<PyErr> = None;
         let out = py.allow_threads(|| {
             let mut st = self.lock();
-            let st = &mut *st;
-            let n = pos.t.n;
-            if !st.heuristics.as_ref().is_some_and(|h| h.fits(n)) {
-                st.heuristics = Some(Heuristics::new(n));
-            }
-            let Some(h) = st.heuristics.as_mut() else {
-                unreachable!("made above")
-            };
+            let (tt, h) = st.parts(pos.t.n);
             let mut search = Search::new(
-                pos, &ev, &mut st.tt, h, &flag, limits, offset_ms, noise, seed, &history,
+                pos, &ev, tt, h, &flag, limits, offset_ms, noise, seed, &history,
             );
             let mut report = |it: &Iteration, hashfull: u32| {
                 let Some(cb) = info.as_ref() else { return };
@@ -282,29 +286,25 @@ impl PySearcher {
         Ok(d)
     }
 
-    /// (static evaluation, quiescence score) of `position` from the side to move's point of
-    /// view (tools and tuning; the quiescence search uses this searcher's table).
+    /// For tools, tuning and tests: after `moves` (legal ones, played by the search's own make)
+    /// from `position`, (static evaluation from the incrementally kept sums, the same afresh,
+    /// quiescence score), from the side to move's point of view.
+    #[pyo3(signature = (position, evaluation, moves=Vec::new()))]
     fn evaluate(
         &self,
         py: Python<'_>,
         position: PyRef<'_, PyPosition>,
         evaluation: &PyEvaluation,
-    ) -> PyResult<(i32, i32)> {
+        moves: Vec<Move>,
+    ) -> PyResult<(i32, i32, i32)> {
         let pos = position.pos.clone();
         drop(position);
         let ev = Arc::clone(&evaluation.ev);
         check_tables(&pos, &ev)?;
         let flag = AtomicBool::new(false);
-        Ok(py.allow_threads(|| {
+        py.allow_threads(|| {
             let mut st = self.lock();
-            let st = &mut *st;
-            let n = pos.t.n;
-            if !st.heuristics.as_ref().is_some_and(|h| h.fits(n)) {
-                st.heuristics = Some(Heuristics::new(n));
-            }
-            let Some(h) = st.heuristics.as_mut() else {
-                unreachable!("made above")
-            };
+            let (tt, h) = st.parts(pos.t.n);
             let limits = Limits {
                 depth: 1,
                 nodes: 0,
@@ -312,8 +312,9 @@ impl PySearcher {
                 hard_ms: None,
                 infinite: false,
             };
-            let mut search = Search::new(pos, &ev, &mut st.tt, h, &flag, limits, 0.0, 0, 0, &[]);
-            (search.static_eval(), search.quiescence())
-        }))
+            let mut search = Search::new(pos, &ev, tt, h, &flag, limits, 0.0, 0, 0, &[]);
+            search.probe(&moves)
+        })
+        .map_err(|m| PyValueError::new_err(format!("move {m} is not legal there")))
     }
 }
