@@ -95,7 +95,8 @@ def serve(host: str, port: int, data: str, allowed_origins: str, trusted_proxies
 
     from .server.app import create_app
 
-    app = create_app(data, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()])
+    app = create_app(data, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()],
+                     start_computer=True)
     # the rules tables and the app are long-lived: keep them out of the collector's full passes,
     # and collect young objects less often (each move allocates thousands of short-lived ones)
     gc.freeze()

@@ -17,9 +17,9 @@ from ..rules.encoding import DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
 from ..rules.program import Roster
 from ..rules.tables import NO_CELLS
 from ..rules.variant import STANDALONE_BOARDS
+from . import native_search
 from .evaluate import evaluator_for
 from .intergrid_search import choose_intergrid_move
-from . import native_search
 from .levels import get_level
 from .search import Limits, Result, Searcher, TranspositionTable
 from .tiling_search import choose_tiling_move
@@ -218,11 +218,11 @@ def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: 
 
 
 def warm_up(variants: tuple[str, ...] | None = None) -> None:
-    """Compile the default-roster tables and evaluators of `variants` (default: all) so the first
-    `choose_move` of a worker process does not spend its clock on it (about 1 s for super16).
-    Suitable as a process-pool initializer."""
+    """Compile the default-roster tables and evaluators of `variants` (default: all) and run a
+    small search in each, so the first `choose_move` of a worker process does not spend its clock
+    on it (about 1 s for super16, 2 s for Vanguard). Suitable as a process-pool initializer."""
     from ..rules import VARIANT_NAMES
     from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
-    for name in variants or VARIANT_NAMES + DIAGRAM_VARIANT_NAMES:  # Vanguard: about 1.4 s
+    for name in variants or VARIANT_NAMES + DIAGRAM_VARIANT_NAMES:
         board = make_board(name, None, None)
-        evaluator_for(board._pos.variant, board._pos.rosters)
+        search_position(board, Limits(depth=2), hash_mb=1)

@@ -27,6 +27,11 @@ log = logging.getLogger("superchess.server")
 LEVELS = range(1, 9)
 
 
+def ready() -> bool:
+    """A task that only waits for the worker's start-up (its initializer)."""
+    return True
+
+
 def default_executor() -> Executor:
     # one worker: the other core stays with the server; `spawn` because the server process has
     # threads and an event loop that a forked child must not inherit
@@ -45,6 +50,14 @@ class AIPlayers:
         self._think = think
         self._busy: dict[str, int] = {}  # game id -> version being thought about
         self.tasks: set[asyncio.Task] = set()
+
+    def warm(self) -> asyncio.Future:
+        """Start the worker now; the future is done when it is warm (its initializer compiles the
+        engine's tables and searches once per variant), after which the first move is as quick as
+        any other. The worker warms up in its own process while the server starts up."""
+        if self._executor is None:
+            self._executor = self._factory()
+        return asyncio.wrap_future(self._executor.submit(ready))
 
     def consider(self, g: LiveGame) -> None:
         """After every committed event: if the computer is to act in this game, start it."""

@@ -143,11 +143,14 @@ def _saved(row: SavedRosterRow) -> dict:
 def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                now: Callable[[], int] | None = None,
                ai_executor: Callable[[], Executor] = default_executor,
-               allowed_origins: Iterable[str] = (), passwords: Passwords | None = None) -> FastAPI:
+               allowed_origins: Iterable[str] = (), passwords: Passwords | None = None,
+               start_computer: bool = False) -> FastAPI:
     """The server application. `now` (milliseconds) can be injected so tests drive the clocks
     and the throttles' windows; `ai_executor` makes the pool the computer thinks in (a process
     pool by default); `allowed_origins` are origins besides the server's own that browsers may
-    act from (security.py); `passwords` hashes and checks passwords (argon2id defaults)."""
+    act from (security.py); `passwords` hashes and checks passwords (argon2id defaults);
+    `start_computer`: start and warm the computer's worker during the start-up (`serve` does)
+    rather than at its first move."""
     now = now or (lambda: int(time.time() * 1000))
     store = Store(db_url) if db_url else Store.in_folder(data_dir)
     hub = Hub(store, now)
@@ -163,8 +166,11 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        warming = hub.ai.warm() if start_computer else None  # in the worker, beside the start-up
         variants.load_all()
         store.purge(now())  # before serving: nothing waits for it
+        if warming is not None:
+            await warming
         hub.resume()  # last: the games' clocks run from the end of the start-up
         purging = asyncio.create_task(purge_regularly())
         yield

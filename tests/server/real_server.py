@@ -30,7 +30,7 @@ class Process:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), "--data", str(data)],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 60  # a loaded machine: start-up builds every variant
+        deadline = time.monotonic() + 120  # a loaded machine: start-up builds every variant, twice (server, worker)
         while True:
             assert self.proc.poll() is None, "the server exited"
             try:

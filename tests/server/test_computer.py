@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from superchess.rules import Board, Roster
 from superchess.server.ai import AIPlayers
 
-from .util import act, computer_game, legal_moves, ok, recv_error, recv_state, wait_for
+from .util import Server, act, computer_game, legal_moves, ok, recv_error, recv_state, wait_for
 
 HIDDEN = {"N": {"mode": "jump", "vectors": [[0, 3], [11, 13]]}}
 
@@ -84,3 +84,23 @@ def test_a_restart_resumes_the_computers_game_in_its_process_pool(server, restar
     again = server2.browser(cookies=dict(human.cookies))
     s = wait_for(server2, game_id, again, lambda st: len(st["moves"]) == 3)
     assert s["status"] == "active" and server2.store.moves(game_id) == s["moves"]
+
+
+def test_a_server_started_with_its_computer_has_a_warm_worker_before_it_serves(data_dir, clock):
+    """`serve` starts the computer's worker during the start-up and waits for its initializer (the
+    engine's warm-up), so the first move after a start costs no compilation (bench/first_move.py
+    measures it on the real server)."""
+    events = []
+
+    def pool():
+        events.append("pool made")
+        return ThreadPoolExecutor(1, initializer=events.append, initargs=("warmed up",))
+
+    server = Server(data_dir, clock, ai_executor=pool, start_computer=True)
+    try:
+        assert events == ["pool made", "warmed up"]  # before the lifespan's start-up ended
+        human, game_id = computer_game(server, level=1, creator_side=1, variant="chess")
+        wait_for(server, game_id, human, lambda st: len(st["moves"]) == 1)
+        assert events == ["pool made", "warmed up"]  # the same worker thinks
+    finally:
+        server.close()

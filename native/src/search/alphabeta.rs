@@ -620,7 +620,7 @@ impl<'a> Search<'a> {
         let mut tt_move = 0;
         if let Some(e) = entry {
             tt_move = e.mv;
-            if !pv_node && e.depth as i32 >= depth {
+            if !pv_node && e.depth >= depth {
                 let s = Self::from_tt(e.score, ply);
                 let b = e.bound();
                 if b == BOUND_EXACT
