@@ -201,3 +201,17 @@ def test_private_game_history_replayed_leniently_is_searched_with_its_repetition
     assert believed.core == "python" and believed.zobrist_hash() == truth.zobrist_hash()
     move, r = search_position(believed, Limits(depth=3), root_moves=["a3a2", "a3b3"])
     assert r.root_scores[believed.parse_move("a3a2").code] == 0 and move == "a3b3"
+
+
+def test_a_reprogrammed_piece_moves_and_is_valued_by_its_program():
+    """super16 with Player 1's Knights reprogrammed to ride (1,2) lines: the search finds the far
+    capture only the program allows, and a riding Knight is worth more than a leaping one."""
+    rosters = (Roster.parse("N:slide:1,2/2,1/-1,2/-2,1/1,-2/2,-1/-1,-2/-2,-1"), Roster())
+    fen = make_fen("super16", {"i1": "K", "p16": "k", "b1": "N", "h13": "q", "a16": "p"})
+    board = make_board("super16", fen, (rosters[0].to_data(), {}))
+    move, r = search_position(board, Limits(depth=3))
+    assert move == "b1h13" and r.score > 500  # b1-c3-d5-e7-f9-g11-h13: a Queen for nothing
+    riding = evaluator_for("super16", rosters).value
+    leaping = evaluator_for("super16", (Roster(), Roster())).value
+    knight = board._pos.code_for(0, "N")
+    assert riding[knight] > leaping[knight]
