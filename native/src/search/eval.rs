@@ -15,6 +15,7 @@ use pyo3::types::PyDict;
 
 use crate::encoding::{side_of, MAX_CODE};
 use crate::position::Pos;
+use crate::tables::Group;
 
 /// The parameters computed from the position (`[terms]` of eval.toml).
 #[derive(Clone, Copy, Default)]
@@ -30,9 +31,11 @@ pub struct Terms {
     pub passed_mg: i32,
     pub passed_eg: i32,
     pub lazy_margin: i32,
+    pub slider_mg: i32,
+    pub slider_eg: i32,
 }
 
-const TERM_NAMES: [&str; 11] = [
+const TERM_NAMES: [&str; 13] = [
     "tempo",
     "shield_cap",
     "royal_attack_pct",
@@ -44,6 +47,8 @@ const TERM_NAMES: [&str; 11] = [
     "passed_mg",
     "passed_eg",
     "lazy_margin",
+    "slider_mg",
+    "slider_eg",
 ];
 
 impl Terms {
@@ -67,6 +72,8 @@ impl Terms {
             passed_mg: v[8],
             passed_eg: v[9],
             lazy_margin: v[10],
+            slider_mg: v[11],
+            slider_eg: v[12],
         })
     }
 }
@@ -210,7 +217,7 @@ impl EvalTables {
     }
 
     /// The evaluation from the side to move's point of view. Outside the window (`alpha`,
-    /// `beta`) by more than the lazy margin, the King-safety part is skipped.
+    /// `beta`) by more than the lazy margin, King safety and the sliders' reach are skipped.
     pub fn evaluate(&self, pos: &Pos, acc: &Acc, alpha: i32, beta: i32) -> i32 {
         let (mut mg, mut eg) = (acc.mg, acc.eg);
         self.pawns(pos, &mut mg, &mut eg);
@@ -224,7 +231,47 @@ impl EvalTables {
             return fast;
         }
         let ks = self.king_safety(pos) as i64 * ph as i64 / pm as i64;
-        fast + sign * ks as i32
+        let reach = self.slider_reach(pos) as i64;
+        let tm = &self.terms;
+        let mobility = reach
+            * (tm.slider_mg as i64 * ph as i64 + tm.slider_eg as i64 * (pm - ph) as i64)
+            / pm as i64;
+        fast + sign * (ks + mobility) as i32
+    }
+
+    /// The cells the sliding pieces reach as the board stands (empty ones and a capture at the
+    /// end of each ray), Player 1's count minus Player 2's: what the tables' empty-board mobility
+    /// cannot see.
+    fn slider_reach(&self, pos: &Pos) -> i32 {
+        let t = &pos.t;
+        let mut total = 0;
+        for side in 0..2 {
+            let enemy = t.enemy(side);
+            let mut count = 0;
+            for &c in &pos.pieces[side] {
+                let code = pos.board[c as usize] as usize;
+                let Some(g) = &t.gen[code * t.n + c as usize] else {
+                    continue;
+                };
+                for group in &g.groups {
+                    if let Group::Ray(_, rays) = group {
+                        for ray in rays {
+                            for s in ray {
+                                let p = pos.board[s.t as usize];
+                                if p == 0 {
+                                    count += 1;
+                                    continue;
+                                }
+                                count += enemy[p as usize] as i32;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            total += if side == 0 { count } else { -count };
+        }
+        total
     }
 
     /// Doubled, isolated and passed pawns (pawn-like pieces, each side moving up its own ranks).
