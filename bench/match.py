@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from superchess.engine.evaluate import evaluate
+from superchess.engine.play import static_evaluation
 from superchess.engine.intergrid_search import evaluate as evaluate_layered
 from superchess.rules import Board
 
@@ -115,7 +115,7 @@ def play_game(args, a_white: bool, moves0: list[str]) -> tuple[float, str]:
                 break
             if len(board.move_stack) >= args.max_plies:
                 # adjudicate by the static evaluation (material first) at the ply cap
-                ev = ADJUDICATION_EVALUATION.get(args.variant, evaluate)(board)
+                ev = ADJUDICATION_EVALUATION.get(args.variant, static_evaluation)(board)
                 if abs(ev) >= args.adjudicate > 0:
                     winner = board.turn if ev > 0 else board.turn ^ 1
                     how = "adjudicated at the ply cap"
@@ -125,7 +125,9 @@ def play_game(args, a_white: bool, moves0: list[str]) -> tuple[float, str]:
             side = board.turn
             eng = engines[side]
             eng.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-            if base:
+            if args.nodes:
+                eng.send(f"go nodes {args.nodes}")
+            elif base:
                 eng.send(f"go wtime {int(clock[0])} btime {int(clock[1])} winc {inc} binc {inc}")
             else:
                 eng.send("go")
@@ -197,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--tc", default="", help="clock per side, SECONDS+INCREMENT, e.g. 30+0.3; "
                                               "empty: untimed, the levels' own caps")
+    ap.add_argument("--nodes", type=int, default=0, help="a fixed number of nodes per move instead of clocks or "
+                                                         "the levels' caps (a comparison the machine's load "
+                                                         "cannot tilt)")
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--max-plies", type=int, default=300, help="a game this long is adjudicated")
     ap.add_argument("--adjudicate", type=int, default=400,
@@ -223,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs.append((False, op))
     jobs = jobs[:args.games]
     print(f"match: {args.variant}, A = level {args.a_level} ({args.a_path}), B = level {args.b_level} "
-          f"({args.b_path}), {len(jobs)} games, tc {args.tc or 'levels'}, {args.concurrency} at a time")
+          f"({args.b_path}), {len(jobs)} games, {f'{args.nodes} nodes a move' if args.nodes else 'tc ' + (args.tc or 'levels')}, "
+          f"{args.concurrency} at a time")
     results: list[float] = []
     endings: dict[str, int] = {}
     lock = threading.Lock()

@@ -8,8 +8,9 @@
 2. `tune`: finds the scale K that best maps the static evaluation to the results
    (`1 / (1 + 10^(-K * eval / 400))`), then improves the parameters one at a time (each tried a
    step up and down, kept when the mean squared error of all positions falls; steps halve when
-   nothing improves) and writes them back into eval.toml (comments kept). Both variants share
-   the parameters: the error is the mean of the variants' errors.
+   nothing improves; each within its bounds: weights not negative) and writes them back into
+   eval.toml (comments kept). Both variants share the parameters: the error is the mean of the
+   variants' errors.
 
 Reproducible: the openings and the engine are deterministic for a seed and node count.
 
@@ -38,6 +39,8 @@ from superchess.rules import Board, native  # noqa: E402
 EVAL_TOML = ROOT / "superchess" / "engine" / "eval.toml"
 SKIP = {"lazy_margin"}  # a speed setting, not a weight
 FLOAT_STEP = {"pawn_eg_share": 0.03}
+# (lowest, highest) a parameter may take: weights stay weights (not negative), shares stay shares
+BOUNDS = {"attack_divisor": (10, 1000), "garrison_deterrence_pct": (0, 100), "pawn_eg_share": (0.0, 1.0)}
 
 
 def opening(variant: str, plies: int, rng: random.Random) -> Board:
@@ -150,7 +153,8 @@ def tune(args) -> None:
     with open(args.positions) as f:
         for line in f:
             r = json.loads(line)
-            rows.setdefault(r["variant"], []).append(r)
+            if r["variant"] in args.variants:
+                rows.setdefault(r["variant"], []).append(r)
     rng = random.Random(args.seed)
     data = []
     for variant, rs in rows.items():
@@ -167,9 +171,13 @@ def tune(args) -> None:
         improved = False
         for sec, name in names:
             step = steps[(sec, name)]
+            low, high = BOUNDS.get(name, (0, None))
             for direction in (1, -1):
                 old = params[sec][name]
-                params[sec][name] = old + direction * step
+                new = old + direction * step
+                if new < low or (high is not None and new > high):
+                    continue
+                params[sec][name] = new
                 e = error(data, params, k)
                 if e < best - 1e-7:
                     best, improved = e, True
@@ -202,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--seed", type=int, default=1)
     t = sub.add_parser("tune", help="Texel's method over the positions; writes eval.toml")
     t.add_argument("--positions", required=True)
+    t.add_argument("--variants", nargs="+", default=["chess", "super16"], help="whose positions count")
     t.add_argument("--limit", type=int, default=40_000, help="positions per variant")
     t.add_argument("--rounds", type=int, default=30)
     t.add_argument("--seed", type=int, default=1)

@@ -33,6 +33,7 @@ KEEP = 2
 MEMORY_CONSTANT_BYTES = 12 * MAX_CODE * 1024
 _searchers: OrderedDict[tuple, "_native.Searcher"] = OrderedDict()
 _evaluations: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_probe = None  # the searcher of `static_evaluation` (1 MB), made on first use
 
 
 class StopRequest(threading.Event):
@@ -116,6 +117,15 @@ def _position(board: Board):
     copy = _native.Position(native.native_tables(pos), pos.board, pos.side, pos.castling, pos.ep,
                             pos.halfmove, pos.fullmove, pos.hold, unmoved)
     return copy, pos.history_hashes()
+
+
+def static_evaluation(board: Board) -> int:
+    """The native evaluation of the board's position, from the side to move's point of view."""
+    global _probe
+    pos, _ = _position(board)
+    ev = evaluation(evaluator_for(board._pos.variant, board._pos.rosters))
+    _probe = _probe or _native.Searcher(1)
+    return _probe.evaluate(pos, ev)[0]
 
 
 def search(board: Board, key: tuple, limits: Limits, root_moves: list[int], *, noise: int = 0, margin: int = 0,

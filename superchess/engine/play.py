@@ -18,7 +18,7 @@ from ..rules.program import Roster
 from ..rules.tables import NO_CELLS
 from ..rules.variant import STANDALONE_BOARDS
 from . import native_search
-from .evaluate import evaluator_for
+from .evaluate import evaluate, evaluator_for
 from .intergrid_search import choose_intergrid_move
 from .levels import get_level
 from .search import Limits, Result, Searcher, TranspositionTable
@@ -193,6 +193,14 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
     if result.move not in by_int:
         result.move = ints[0]
     return by_int[result.move], result
+
+
+def static_evaluation(board: Board) -> int:
+    """The evaluation the engine's search uses, of the board's position from the side to move's
+    point of view (the native one where the native search plays the board)."""
+    if native_search.usable(board):
+        return native_search.static_evaluation(board)
+    return evaluate(board)
 
 
 def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: tuple[dict, dict] | None,

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from superchess.engine.evaluate import evaluate, evaluator_for, pack, unpack
+from superchess.engine.play import static_evaluation
 from superchess.engine.values import piece_values
 from superchess.rules import Board, Program, Roster
 from superchess.rules.encoding import CASTLE, CELL_MASK, EP, TO_SHIFT
@@ -66,7 +67,7 @@ def test_rosters_change_the_evaluation():
 def test_pawn_advancement_and_fortress_shelter_count():
     far = board_with({"i1": "K", "i16": "k", "c12": "P"})
     near = board_with({"i1": "K", "i16": "k", "c4": "P"})
-    assert evaluate(far) > evaluate(near) + 20
+    assert static_evaluation(far) > static_evaluation(near) + 20  # as the engine evaluates
     sheltered = board_with({"i1": "K", "h2": "F", "i16": "k", "h15": "f", "c8": "Q", "d9": "q"})
     bare = board_with({"i1": "K", "b2": "F", "i16": "k", "h15": "f", "c8": "Q", "d9": "q"})
     ev = evaluator_for("super16", (Roster(), Roster()))
