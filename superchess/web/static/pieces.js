@@ -258,17 +258,18 @@ const DRAWINGS = {
     ['path', 'M34 27 C34 16 38 10 42 10 C46 13 54 13 58 10 C62 10 66 16 66 27 Z'],
     ['line', 'M35 22 H65 M33 68 H67', 'detail'],
   ],
-  // Falconer: a falcon perched on its stand.
+  // Falconer: a falcon perched on its stand, its long wing folded to a point.
   falconer: [
     ['path', BASE],
     ['path', 'M46 80 V66 H54 V80 Z'],
-    ['path', 'M58 58 L80 80 L66 82 L50 62 Z'],
-    ['path', 'M30 24 C22 40 28 60 44 66 C62 70 76 58 72 40 C70 24 56 12 40 12 Z'],
+    ['path', 'M54 58 L70 82 L60 83 L46 62 Z'],
+    ['path', 'M30 24 C22 40 28 58 44 64 C58 66 70 56 68 40 C66 26 56 14 40 12 Z'],
     ['path', 'M24 62 H76 V69 H24 Z'],
+    ['path', 'M42 30 C62 28 76 46 80 80 C68 68 52 60 42 52 Z'],
     ['circle', [38, 20, 13]],
     ['path', 'M27 15 C20 15 15 21 17 29 C20 25 24 24 28 25 Z'],
     ['circle', [36, 17, 2.8], 'detail'],
-    ['line', 'M35 24 C35 29 37 33 41 35 M52 28 C66 34 68 48 62 62', 'detail'],
+    ['line', 'M35 24 C35 29 37 33 41 35 M50 38 C60 44 66 54 70 66', 'detail'],
   ],
   // Archer: a drawn bow with its arrow.
   archer: [
