@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..rules import Board, IllegalMoveError, Outcome, Termination, get_variant
 from ..rules.preview import roster_problem
@@ -32,6 +32,12 @@ SETUP_WAITS = {"private": "the players are still choosing their rosters",
 #: how an event changes a game's stored moves: (index, text) of the move played, (index, None) of
 #: the move taken back, or None
 NewMove = tuple[int, str | None] | None
+
+
+class Played(NamedTuple):
+    """What the server notes of a move as it is played (both need the position before it)."""
+    ply: int  # its turn as a ply number (the moves of a turn share one)
+    lost: tuple[tuple[str, ...], tuple[str, ...]]  # the pieces each side had lost once it was played
 
 
 @dataclass(frozen=True)
@@ -90,10 +96,10 @@ class LiveGame:
             self.game = Game(row.variant, self._prelude_fen())
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
             self.game = self._game_with(None if row.status in ("waiting", "setup") else rosters)
-        # what the i-th move of the board's stack took, as (side, letter) pairs: captures are known
-        # only before a move is played, so they are noted then; entries past the stack's end are
-        # those of retracted moves, replaced as moves are played again
-        self._taken: list[list[tuple[int, str]]] = []
+        # the i-th entry is that of the i-th move of the board's stack (every move enters through
+        # `_play`); entries past the stack's end are those of retracted moves, replaced as moves are
+        # played again, so taking a move back needs no bookkeeping here
+        self._played: list[Played] = []
         for text in moves:
             try:
                 self._play(text)
@@ -163,10 +169,14 @@ class LiveGame:
     def _play(self, text: str) -> None:
         board = self.game.board
         move = board.parse_move(text)
-        taken = [(piece.side, piece.symbol()) for _, piece in board.captures(move)]
-        ply = len(board.move_stack)
+        index = len(board.move_stack)
+        taken = board.captures(move)
+        lost = self._played[index - 1].lost if index else ((), ())
+        if taken:
+            lost = tuple(lost[side] + tuple(p.symbol() for _, p in taken if p.side == side) for side in (0, 1))
+        ply = (board.fullmove_number - 1) * 2 + board.turn
         self.game.play(move)
-        self._taken[ply:] = [taken]
+        self._played[index:] = [Played(ply, lost)]
 
     def new_move(self, plies_before: int) -> NewMove:
         """How the stored moves change after an event that found `plies_before` moves on the board:
@@ -455,7 +465,7 @@ class LiveGame:
         last = earlier[-1] if earlier and earlier[-1].from_cell >= 0 else None
         geo = start.geometry
         return {**self._shared(), "fen": start.fen(), "pieces": start.piece_symbols(),
-                "moves": [m.text for m in earlier], "move_plies": self._move_plies()[:kept], "turn_moves": 0,
+                "moves": [m.text for m in earlier], "move_plies": self._move_plies(kept), "turn_moves": 0,
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
                 "captured": self._captured(kept), **variants.turn_facts(start)}
@@ -579,7 +589,7 @@ class LiveGame:
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
-            "move_plies": self._move_plies() if variants.multi_move(board.variant) else None,
+            "move_plies": self._move_plies(len(board.move_stack)) if variants.multi_move(board.variant) else None,
             "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
             and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": self._captured(len(board.move_stack)),
@@ -594,26 +604,13 @@ class LiveGame:
             **variants.turn_facts(board),
         }
 
-    def _captured(self, plies: int) -> list[list[str]]:
-        """The pieces each side lost in the first `plies` moves of the board's stack, in order."""
-        captured: list[list[str]] = [[], []]
-        for taken in self._taken[:plies]:
-            for side, letter in taken:
-                captured[side].append(letter)
-        return captured
+    def _captured(self, moves: int) -> list[list[str]]:
+        """The pieces each side lost in the first `moves` moves of the board's stack, in order."""
+        return [list(lost) for lost in self._played[moves - 1].lost] if moves else [[], []]
 
-    def _move_plies(self) -> list[int]:
-        """Each move's turn as a ply number (the moves of a turn share one; `end` belongs to the turn
-        it ends), from the board's turns and the current ply."""
-        board = self.game.board
-        stack, turns = board.move_stack, board.turn_texts()
-        first = (board.fullmove_number - 1) * 2 + board.turn - len(turns) + (1 if board.moves_in_turn else 0)
-        plies: list[int] = []
-        for k, turn in enumerate(turns):
-            plies += [first + k] * (turn.count(" ") + 1)
-            if len(plies) < len(stack) and stack[len(plies)].from_cell < 0:
-                plies.append(first + k)
-        return plies
+    def _move_plies(self, moves: int) -> list[int]:
+        """The turn of each of the first `moves` moves of the board's stack, as a ply number."""
+        return [played.ply for played in self._played[:moves]]
 
     def _clock_view(self, now: int) -> dict:
         c = self.clock
