@@ -1,6 +1,5 @@
 """Games: a player's list (in progress, finished, invitations), one game's state as its viewer may
-see it, and its record for download. Endpoints that touch live games are `async`: they run on the
-event loop, never in a worker thread beside the game processing."""
+see it, and its record for download."""
 from __future__ import annotations
 
 import time
