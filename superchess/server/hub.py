@@ -9,7 +9,7 @@ from collections import OrderedDict, defaultdict
 from typing import Callable
 
 from . import variants
-from .live import ActionError, LiveGame
+from .live import ActionError, LiveGame, NewMove
 from .offload import Offload
 from .store import GameRow, Store
 
@@ -188,10 +188,7 @@ class Hub:
             if g is None:
                 raise LookupError("no such game")
             now = self.now()
-            plies = len(g.game.board.move_stack)
-            event = await self._change(g, lambda: g.apply(action, g.side_of(player_id), payload, now))
-            await self._commit(g, event, now, plies)
-            return event
+            return await self._event(g, lambda: g.apply(action, g.side_of(player_id), payload, now), now)
 
     async def start_game(self, game_id: str, player0: int, player1: int) -> None:
         async with self.locks[game_id]:
@@ -201,45 +198,52 @@ class Hub:
             for pid in (player0, player1):
                 g.names[pid] = self.store.player(pid).name
             now = self.now()
-            await self._commit(g, await self._change(g, lambda: g.start(player0, player1, now)), now, None)
+            await self._event(g, lambda: g.start(player0, player1, now), now)
 
     async def decline(self, game_id: str) -> None:
         async with self.locks[game_id]:
             g = await self._load(game_id)
             if g.row.status != "waiting":
                 raise ActionError("this invitation is no longer open")
-            await self._commit(g, await self._change(g, g.decline), self.now(), None)
+            await self._event(g, g.decline, self.now())
 
-    async def _change(self, g: LiveGame, change: Callable[[], dict]) -> dict:
+    async def _event(self, g: LiveGame, change: Callable[[], dict], now: int) -> dict:
+        """One event of the game at `now`: the change made (`_change`), then persisted and announced
+        (`_commit`); the event, or the change's exception with nothing changed. The caller holds
+        the game's lock."""
+        event, new_move = await self._change(g, change)
+        await self._commit(g, event, (*new_move, now) if new_move else None, now)
+        return event
+
+    async def _change(self, g: LiveGame, change: Callable[[], dict]) -> tuple[dict, NewMove]:
         """Run a change of the game (which returns its event, or raises and changes nothing) and
-        build the new version's shared states. Play in variants whose listing is quick (a few
-        milliseconds at most) runs here; set-ups (which compile rosters) and searched listings run
-        off the event loop. The caller holds the game's lock, so nothing else reads or changes the
-        game meanwhile."""
-        def run() -> dict:
+        build the new version's shared states: the event, and how the stored moves change
+        (`LiveGame.new_move`). Play in variants whose listing is quick (a few milliseconds at most)
+        runs here; set-ups (which compile rosters) and searched listings run off the event loop. The
+        caller holds the game's lock, so nothing else reads or changes the game meanwhile."""
+        def run() -> tuple[dict, NewMove]:
+            plies = len(g.game.board.move_stack)
             event = change()
             g.bump_version()
             g.prepare()
-            return event
+            return event, g.new_move(plies)
         if g.row.status == "active" and not variants.searched_listing(g.game.board.variant):
             return run()
         return await self.offload.run(run)
 
-    async def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
-        """Persist the event, then announce it. The events of different games that arrive in the
-        same turn of the event loop share one database transaction (group commit), up to
-        `GROUP_COMMIT` events: a full batch is committed and announced at once, so under load the
-        first moves of a busy turn do not wait for the last ones. Each caller waits for its own,
-        holding its game's lock, so a game's events stay one at a time. The event's version is
-        already counted (`_change`)."""
-        new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
-        if event.get("kind") == "retract":  # the last move of an unfinished turn is taken back
-            new_move = (plies - 1, None, now)
+    async def _commit(self, g: LiveGame, event: dict, saved_move: tuple[int, str | None, int] | None,
+                      now: int) -> None:
+        """Persist the game, with the move it gained or lost (`Store.save_games`), then announce the
+        event. The events of different games that arrive in the same turn of the event loop share
+        one database transaction (group commit), up to `GROUP_COMMIT` events: a full batch is
+        committed and announced at once, so under load the first moves of a busy turn do not wait
+        for the last ones. Each caller waits for its own, holding its game's lock, so a game's
+        events stay one at a time. The event's version is already counted (`_change`)."""
         loop = asyncio.get_running_loop()
         if not self._batch:
             loop.call_soon(self._flush)
         done = loop.create_future()
-        self._batch.append((g, event, now, new_move, done))
+        self._batch.append((g, event, now, saved_move, done))
         if len(self._batch) >= GROUP_COMMIT:
             self._flush()
         await done

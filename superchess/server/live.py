@@ -3,6 +3,8 @@ state each viewer may see. Pure: no I/O, time comes in as an argument."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
 from ..rules import Board, IllegalMoveError, Outcome, Termination, get_variant
 from ..rules.preview import roster_problem
@@ -18,11 +20,33 @@ class ActionError(Exception):
     """A refused action; the message is shown to the player and nothing changes."""
 
 
-ACTIONS = ("move", "retract", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster",
-           "prelude_pick", "prelude_swap")
 MODES = ("default", "private", "symmetric", "prelude")
-# what a player may do during the set-up (Private rosters being chosen, or Superchess's prelude)
-SETUP_ACTIONS = {"private": ("submit_roster", "abort"), "prelude": ("prelude_pick", "prelude_swap", "abort")}
+#: the phase of an active game
+PLAY = "play"
+#: the modes with a set-up before play (Private rosters being chosen, Superchess's prelude): that
+#: phase is named after its mode, and this is why an action of play waits during it
+SETUP_WAITS = {"private": "the players are still choosing their rosters",
+               "prelude": "the players are still choosing the set-up (prelude)"}
+
+
+#: how an event changes a game's stored moves: (index, text) of the move played, (index, None) of
+#: the move taken back, or None
+NewMove = tuple[int, str | None] | None
+
+
+class Played(NamedTuple):
+    """What the server notes of a move as it is played (both need the position before it)."""
+    ply: int  # its turn as a ply number (the moves of a turn share one)
+    lost: tuple[tuple[str, ...], tuple[str, ...]]  # the pieces each side had lost once it was played
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a player's action does and when it is accepted (the table `ACTIONS`)."""
+    handle: Callable[["LiveGame", int, dict, int], dict]  # (game, side, payload, now) -> the event
+    phases: frozenset[str]  # PLAY and the set-ups (by mode) that accept it
+    refusal: str = ""  # why an action of a set-up alone is refused once play began
+    when_damaged: bool = False  # accepted in a game whose stored data cannot be played
 
 
 def reason_text(game: Game, winner: int | None) -> str:
@@ -72,10 +96,10 @@ class LiveGame:
             self.game = Game(row.variant, self._prelude_fen())
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
             self.game = self._game_with(None if row.status in ("waiting", "setup") else rosters)
-        self.captured: list[list[str]] = [[], []]  # pieces each side has lost
-        self.taken: list[list[tuple[int, str]]] = []  # each move's captures (side, letter), to retract them
-        self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
-        self.move_texts: list[str] = []  # the moves played, as text (what every state lists)
+        # the i-th entry is that of the i-th move of the board's stack (every move enters through
+        # `_play`); entries past the stack's end are those of retracted moves, replaced as moves are
+        # played again, so taking a move back needs no bookkeeping here
+        self._played: list[Played] = []
         for text in moves:
             try:
                 self._play(text)
@@ -145,18 +169,29 @@ class LiveGame:
     def _play(self, text: str) -> None:
         board = self.game.board
         move = board.parse_move(text)
-        taken = [(piece.side, piece.symbol()) for _, piece in board.captures(move)]
-        for side, letter in taken:
-            self.captured[side].append(letter)
-        self.taken.append(taken)
-        self.move_plies.append((board.fullmove_number - 1) * 2 + board.turn)
+        index = len(board.move_stack)
+        taken = board.captures(move)
+        lost = self._played[index - 1].lost if index else ((), ())
+        if taken:
+            lost = tuple(lost[side] + tuple(p.symbol() for _, p in taken if p.side == side) for side in (0, 1))
+        ply = (board.fullmove_number - 1) * 2 + board.turn
         self.game.play(move)
-        self.move_texts.append(move.text)
+        self._played[index:] = [Played(ply, lost)]
+
+    def new_move(self, plies_before: int) -> NewMove:
+        """How the stored moves change after an event that found `plies_before` moves on the board:
+        the move played (its index and text), the index of the move taken back (text None), or None."""
+        stack = self.game.board.move_stack
+        if len(stack) > plies_before:
+            return plies_before, stack[-1].text
+        if len(stack) < plies_before:
+            return len(stack), None
+        return None
 
     def start(self, player0: int, player1: int, now: int) -> dict:
         """The invitation is accepted: the set-up or the play begins."""
         self.row.player0_id, self.row.player1_id = player0, player1
-        if self.row.mode in SETUP_ACTIONS:
+        if self.row.mode in SETUP_WAITS:
             self.row.status = "setup"
             self.row.setup_deadline = now + self.tc.roster_window_ms
         else:
@@ -191,29 +226,25 @@ class LiveGame:
         ActionError with the reason and change nothing."""
         if action == "timeout":
             return self._timeout(now)
-        if action not in ACTIONS:
+        rule = ACTIONS.get(action)
+        if rule is None:
             raise ActionError(f"unknown action {action!r}")
         if side is None:
             raise ActionError("only the players of this game can do that")
-        if self.row.status == "setup":
-            if action not in SETUP_ACTIONS[self.row.mode]:
-                raise ActionError("the players are still choosing their rosters" if self.row.mode == "private"
-                                  else "the players are still choosing the set-up (prelude)")
-            if self.expired(now):
-                return self._timeout(now)
-            return getattr(self, "_" + action)(side, payload, now)
-        if action == "submit_roster":
-            raise ActionError("rosters are submitted before the first move of a Private game only")
-        if action in ("prelude_pick", "prelude_swap"):
-            raise ActionError("the prelude comes before the first move of a Superchess prelude game only")
-        if self.row.status != "active":
-            raise ActionError("the game is not in progress" if self.row.status != "waiting"
+        status = self.row.status
+        if status == "setup":
+            if self.row.mode not in rule.phases:
+                raise ActionError(SETUP_WAITS[self.row.mode])
+        elif PLAY not in rule.phases:
+            raise ActionError(rule.refusal)
+        elif status != "active":
+            raise ActionError("the game is not in progress" if status != "waiting"
                               else "the game has not started: the invitation is not accepted yet")
-        if self.damage and action != "abort":
+        elif self.damage and not rule.when_damaged:
             raise ActionError(f"this game cannot go on: {self.damage}; either player may abort it")
-        if self.clock.expired(now):  # a flag that fell before the timer fired decides first
+        if self.expired(now):  # a deadline that passed before its timer fired decides first
             return self._timeout(now)
-        return getattr(self, "_" + action)(side, payload, now)
+        return rule.handle(self, side, payload, now)
 
     def _move(self, side: int, payload: dict, now: int) -> dict:
         text = payload.get("move")
@@ -238,11 +269,9 @@ class LiveGame:
 
     def _last_turn(self) -> list[str]:
         """The moves of the turn that just ended, in order (`end` included when it ended the turn)."""
-        stack, plies = self.game.board.move_stack, self.move_plies
-        k = len(plies) - 1
-        while k > 0 and plies[k - 1] == plies[-1]:
-            k -= 1
-        return [m.text for m in stack[k:]]
+        board = self.game.board
+        last = board.peek()
+        return board.turn_texts()[-1].split() + ([last.text] if last.from_cell < 0 else [])
 
     def _retract(self, side: int, payload: dict, now: int) -> dict:
         """Take back the last move of the unfinished turn (tiling-rider R12); the clock runs on."""
@@ -254,10 +283,6 @@ class LiveGame:
         if not board.moves_in_turn:
             raise ActionError("no move of this turn to take back")
         text = board.pop().text
-        for taken_side, _ in self.taken.pop():  # the last move's captures are the lists' last entries
-            self.captured[taken_side].pop()
-        self.move_plies.pop()
-        self.move_texts.pop()
         return {"kind": "retract", "move": text, "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
@@ -438,16 +463,12 @@ class LiveGame:
         kept = max(0, len(board.move_stack) - board.moves_in_turn)
         earlier = board.move_stack[:kept]
         last = earlier[-1] if earlier and earlier[-1].from_cell >= 0 else None
-        captured = [list(c) for c in self.captured]
-        for taken in self.taken[kept:]:
-            for side, _ in taken:
-                captured[side].pop()
         geo = start.geometry
         return {**self._shared(), "fen": start.fen(), "pieces": start.piece_symbols(),
-                "moves": [m.text for m in earlier], "move_plies": self.move_plies[:kept], "turn_moves": 0,
+                "moves": [m.text for m in earlier], "move_plies": self._move_plies(kept), "turn_moves": 0,
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
-                "captured": captured, **variants.turn_facts(start)}
+                "captured": self._captured(kept), **variants.turn_facts(start)}
 
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
@@ -525,14 +546,14 @@ class LiveGame:
     def _shared(self) -> dict:
         """The part of the state every viewer sees alike."""
         return {**self._static()[0], **self._cached("dynamic", self._build_dynamic),
-                "moves": list(self.move_texts)}
+                "moves": [m.text for m in self.game.board.move_stack]}
 
     def _shared_json(self) -> str:
         """`_shared()` as JSON members (no braces): the fixed part encoded once per game, the move
-        list joined from the texts kept as the moves are played (letters, digits and `@=+-`: nothing
-        to escape)."""
+        list joined from the move texts (letters, digits and `@=+-`: nothing to escape)."""
+        texts = [m.text for m in self.game.board.move_stack]
         return (self._static()[1] + "," + _compact(self._cached("dynamic", self._build_dynamic))[1:-1]
-                + (',"moves":["' + '","'.join(self.move_texts) + '"]' if self.move_texts else ',"moves":[]'))
+                + (',"moves":["' + '","'.join(texts) + '"]' if texts else ',"moves":[]'))
 
     def _static(self) -> tuple[dict, str]:
         """The shared facts that do not change with the moves (players join at the start), and their
@@ -568,10 +589,10 @@ class LiveGame:
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
-            "move_plies": self.move_plies if variants.multi_move(board.variant) else None,
+            "move_plies": self._move_plies(len(board.move_stack)) if variants.multi_move(board.variant) else None,
             "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
             and any(m.from_cell < 0 for m in board.legal_moves),
-            "check": check, "captured": [list(c) for c in self.captured],
+            "check": check, "captured": self._captured(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "draw_offer": row.draw_offer,
             "result": row.result, "termination": row.termination,
@@ -583,6 +604,14 @@ class LiveGame:
             **variants.turn_facts(board),
         }
 
+    def _captured(self, moves: int) -> list[list[str]]:
+        """The pieces each side lost in the first `moves` moves of the board's stack, in order."""
+        return [list(lost) for lost in self._played[moves - 1].lost] if moves else [[], []]
+
+    def _move_plies(self, moves: int) -> list[int]:
+        """The turn of each of the first `moves` moves of the board's stack, as a ply number."""
+        return [played.ply for played in self._played[:moves]]
+
     def _clock_view(self, now: int) -> dict:
         c = self.clock
         running = c.running if self.row.status == "active" else None
@@ -590,3 +619,22 @@ class LiveGame:
                 "timed": c.timed(), "server_time": now, "daily": self.tc.daily,
                 "deadline": c.deadline() if running is not None else None,
                 "initial": self.tc.initial_ms, "increment": self.tc.increment_ms}
+
+
+_IN_PLAY = frozenset({PLAY})
+_PRELUDE_ONLY = "the prelude comes before the first move of a Superchess prelude game only"
+#: every action a player can send: its handler, and the phases that accept it
+ACTIONS: dict[str, Action] = {
+    "move": Action(LiveGame._move, _IN_PLAY),
+    "retract": Action(LiveGame._retract, _IN_PLAY),
+    "resign": Action(LiveGame._resign, _IN_PLAY),
+    "offer_draw": Action(LiveGame._offer_draw, _IN_PLAY),
+    "accept_draw": Action(LiveGame._accept_draw, _IN_PLAY),
+    "decline_draw": Action(LiveGame._decline_draw, _IN_PLAY),
+    "claim_draw": Action(LiveGame._claim_draw, _IN_PLAY),
+    "abort": Action(LiveGame._abort, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
+    "submit_roster": Action(LiveGame._submit_roster, frozenset({"private"}),
+                            "rosters are submitted before the first move of a Private game only"),
+    "prelude_pick": Action(LiveGame._prelude_pick, frozenset({"prelude"}), _PRELUDE_ONLY),
+    "prelude_swap": Action(LiveGame._prelude_swap, frozenset({"prelude"}), _PRELUDE_ONLY),
+}

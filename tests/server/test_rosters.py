@@ -7,7 +7,7 @@ import json
 import pytest
 
 from superchess.rules import Roster
-from superchess.server.app import PREVIEWS_PER_CLIENT
+from superchess.server.services import PREVIEWS_PER_CLIENT
 
 from .util import act, move, new_match, ok, recv, recv_error, recv_state, register, sync, token_of
 
