@@ -5,7 +5,8 @@ An edge A -> B is an import of B at A's top level (imports under `if TYPE_CHECKI
 never run); `from P import name` counts as an import of the module `P.name` when that is a module,
 else of `P`. Printed:
 
-- the depth: the most modules on one chain of top-level imports (loops collapsed to one node);
+- the depth: the most modules on one chain of top-level imports (loops collapsed to one node), and
+  that chain;
 - the loops: groups of modules that reach each other through imports, top-level and function-local
   together (a function-local import that closes a loop only hides it until the function runs), and
   how many elementary cycles they hold;
@@ -136,19 +137,19 @@ def cycles(comps: list[list[str]], edges: dict[str, set[str]]) -> int:
     return total
 
 
-def depth(nodes: set[str], edges: dict[str, set[str]]) -> int:
-    """The most nodes on one import chain, each loop counted as one node."""
+def longest_chain(nodes: set[str], edges: dict[str, set[str]]) -> list[str]:
+    """The longest chain of imports (its modules, the importer first), each loop counted as one node."""
     comps = strongly_connected(nodes, edges)
     comp_of = {m: i for i, c in enumerate(comps) for m in c}
     dag = {i: {comp_of[w] for m in c for w in edges[m]} - {i} for i, c in enumerate(comps)}
-    memo: dict[int, int] = {}
+    memo: dict[int, list[int]] = {}
 
-    def longest(i: int) -> int:
+    def longest(i: int) -> list[int]:
         if i not in memo:
-            memo[i] = 1 + max((longest(j) for j in dag[i]), default=0)
+            memo[i] = [i] + max((longest(j) for j in sorted(dag[i])), key=len, default=[])
         return memo[i]
 
-    return max(longest(i) for i in dag)
+    return [comps[i][0] for i in max((longest(i) for i in sorted(dag)), key=len)]
 
 
 def main(folder: str = "superchess") -> None:
@@ -159,7 +160,8 @@ def main(folder: str = "superchess") -> None:
         every[a].add(b)
     loops = [c for c in strongly_connected(modules, every) if len(c) > 1]
     print(f"modules: {len(modules)}")
-    print(f"depth of the top-level import graph: {depth(modules, top)}")
+    chain = longest_chain(modules, top)
+    print(f"depth of the top-level import graph: {len(chain)} ({' -> '.join(chain)})")
     print(f"import loops (top-level and function-local imports): {len(loops)}, "
           f"holding {cycles(loops, every)} elementary cycles")
     for c in loops:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..rules.diagram_rules import DiagramRules
-from ..rules.diagram_tables import diagram_parts, diagram_tables_of
-from ..rules.encoding import code_of
-from ..rules.program import Roster
-from ..rules.tables import tables_for
-from ..rules.variant import Variant
-from ..rules.xbetza import cell_entries, walk_cells
+from ..rules.core.encoding import code_of
+from ..rules.core.program import Roster
+from ..rules.core.tables import tables_for
+from ..rules.core.variant import Variant
+from ..rules.diagram.rules import DiagramRules
+from ..rules.diagram.tables import diagram_parts, diagram_tables_of
+from ..rules.diagram.xbetza import cell_entries, walk_cells
 from .values import PAWN_MINIMUM, SLIDE_DECAY, cell_mobility, value_of_mobility
 
 NO_PIECES = (False,)  # `own` for an empty board

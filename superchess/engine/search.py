@@ -19,7 +19,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..rules.encoding import (
+from ..rules.core.encoding import (
     CASTLE,
     CELL_MASK,
     DESTROY,
@@ -30,7 +30,7 @@ from ..rules.encoding import (
     SPECIAL,
     TO_SHIFT,
 )
-from ..rules.position import Position, attacked
+from ..rules.core.position import Position, attacked
 from .evaluate import LAZY_MARGIN, Evaluator
 
 MATE = 100_000

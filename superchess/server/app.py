@@ -16,12 +16,11 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from ..rules import VARIANT_NAMES, Board, FenError, get_variant
-from ..rules.preview import preview as preview_answer
-from ..rules.preview import roster_problem, validate_roster
-from ..rules.program import ProgramError, Roster
-from ..rules.record import Game
-from ..rules.setups import random_substitution, substitution_fen
+from ..rules import Board, FenError, ProgramError, Roster, get_variant
+from ..rules.game.preview import preview as preview_answer
+from ..rules.game.preview import roster_problem, validate_roster
+from ..rules.game.record import Game
+from ..rules.game.setups import random_substitution, substitution_fen
 from . import variants
 from .accounts import Accounts, Visitor, client_of, me
 from .ai import LEVELS, AIPlayers, default_executor
@@ -96,7 +95,7 @@ def _roster(data: dict | None, variant_name: str) -> Roster:
 
 def _setup(variant_name: str, seed: str | None, squares: dict[str, str] | None) -> dict:
     """A generated start position: explicit squares, else from the seed, else random."""
-    v = get_variant(variant_name)
+    v = variants.variant_of(variant_name)
     if not v.setup:
         raise HTTPException(400, f"{variant_name} has no generated set-ups")
     choice = squares if squares else random_substitution(v, seed or None)
@@ -205,7 +204,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     # -- matches ----------------------------------------------------------------------------
     @app.get("/api/options")
     def options() -> dict:
-        return {"variants": [variants.option(v) for v in variants.PLAYABLE],
+        return {"variants": [variants.option(v) for v in variants.names()],
                 "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
                                    "increment": tc.increment_ms // 1000, "daily": tc.daily}
                                   for tc in TIME_CONTROLS.values()],
@@ -214,7 +213,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     def _new_game(body: MatchIn, creator: Visitor, invited: PlayerRow | None = None) -> GameRow:
         """A validated match (HTTP 400 naming what is wrong), not yet stored; a creator without an
         identity gets one (a guest) once the match is valid."""
-        if body.variant not in variants.PLAYABLE:
+        if not variants.known(body.variant):
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         if body.time_control not in TIME_CONTROLS:
             raise HTTPException(400, f"unknown time control {body.time_control!r}")
@@ -410,7 +409,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def setup_preview(body: SetupIn) -> dict:
         """The "new shuffle" control: a set-up (random, from a seed, or square by square) to show
         before the match is created."""
-        if body.variant not in VARIANT_NAMES:
+        if not variants.known(body.variant):
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         return await hub.offload.run(_setup, body.variant, body.seed, body.squares)
 
@@ -418,13 +417,13 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     @app.get("/api/variants/{variant}/layout")
     def variant_layout(variant: str) -> dict:
         """The board description the page draws: cells with their shapes and centres."""
-        if variant not in variants.PLAYABLE:
+        if not variants.known(variant):
             raise HTTPException(404, f"unknown variant {variant!r}")
         return variants.layout(variants.variant_of(variant).geometry)
 
     @app.get("/api/variants/{variant}/pieces")
     def variant_pieces(variant: str) -> dict:
-        if variant not in variants.WITH_PIECES:
+        if not variants.named_pieces(variant):
             raise HTTPException(404, f"unknown variant {variant!r}")
         v = variants.variant_of(variant)
         return {"variant": v.name, "files": v.geometry.files, "ranks": v.geometry.ranks,
@@ -433,7 +432,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
 
     @app.post("/api/rosters/preview")
     async def preview(body: PreviewIn, request: Request) -> dict:
-        if body.variant not in VARIANT_NAMES:
+        if not variants.vector_pieces(body.variant):
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         client = client_of(request)
         refuse_if_throttled((previews, client), what="roster previews")
@@ -458,7 +457,7 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise HTTPException(400, "a roster name has 1 to 40 characters")
-        if body.variant not in VARIANT_NAMES:
+        if not variants.vector_pieces(body.variant):
             raise HTTPException(400, f"unknown variant {body.variant!r}")
         roster = await hub.offload.run(_roster, body.roster, body.variant)
         return _saved(store.save_roster(p.id, name, body.variant, roster.text(), now()))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-from ..rules import Board, IllegalMoveError, Outcome, Termination, get_variant
-from ..rules.preview import roster_problem
-from ..rules.program import ProgramError, Roster
-from ..rules.record import Game, RecordError
-from ..rules.setups import Prelude, PreludeError, substitution_fen
+from ..rules import Board, IllegalMoveError, Outcome, ProgramError, Roster, Termination, get_variant
+from ..rules.game.preview import roster_problem
+from ..rules.game.record import Game, RecordError
+from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
 from .store import GameRow

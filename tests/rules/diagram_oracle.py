@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 
-from superchess.rules.diagram_rules import DiagramRules, PieceRule
-from superchess.rules.diagram_tables import capture_offsets, is_plain
-from superchess.rules.xbetza import ENEMY_S, FRIEND_S, Req, generate
+from superchess.rules.diagram.rules import DiagramRules, PieceRule
+from superchess.rules.diagram.tables import capture_offsets, is_plain
+from superchess.rules.diagram.xbetza import ENEMY_S, FRIEND_S, Req, generate
 
 SIDE_SHIFT = 6
 TYPE_MASK = 63

@@ -10,14 +10,10 @@ import random
 
 import pytest
 
-from superchess.rules.diagram_core import DiagramCorePosition
-from superchess.rules.diagram_fen import get_fen, set_fen
-from superchess.rules.diagram_rules import (
-    DiagramRules,
-    get_diagram_variant,
-    rules_from_diagram,
-)
-from superchess.rules.encoding import MULTI
+from superchess.rules.core.encoding import MULTI
+from superchess.rules.diagram.fen import get_fen, set_fen
+from superchess.rules.diagram.position import DiagramCorePosition
+from superchess.rules.diagram.rules import DiagramRules, get_diagram_variant, rules_from_diagram
 from tests.rules.diagram_oracle import DiagramPosition
 from tests.rules.test_diagram_play import ORTHODOX, TINY
 
