@@ -127,7 +127,7 @@ class Searcher:
         self.exposed_cache: dict[int, frozenset] = {}
         # a position with its own legality (diagram variants: two royals, 4.3 rescue moves, walked
         # attacks): nodes take its legal moves and its check test instead of the King test here
-        self.full_legality = getattr(pos, "full_legality", False)
+        self.full_legality = pos.full_legality
 
     # -- limits -------------------------------------------------------------------------------
     def _check(self) -> None:

@@ -53,7 +53,7 @@ def _capturing_move_json(board, mv) -> str:
     return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
                        "promotion": mv.promotion.lower() if mv.promotion else None,
                        "captures": [cell for cell, _ in board.captures(mv)],
-                       "via": [board.geometry.names[c] for c in getattr(mv, "via", ())]})
+                       "via": [board.geometry.names[c] for c in mv.via]})
 
 
 class LiveGame:

@@ -47,6 +47,12 @@ class Move:
     text: str = field(default="", compare=False)
     code: int = field(default=-1, compare=False, repr=False)  # the family's move integer
 
+    @property
+    def via(self) -> tuple[int, ...]:
+        """The cells other than the destination whose pieces the move captures and its text names
+        (a diagram move's, `x<square>`): none here."""
+        return ()
+
     def uci(self) -> str:
         return self.text
 

@@ -183,6 +183,10 @@ class Position(CellPosition):
     """A one-lattice position (chess, super16, Superchess, diagram variants): `make` plays a move
     and passes the turn."""
 
+    # the engine's search may test the King against the attack tables itself; a subclass whose
+    # legality needs more (the diagram family's two royals, walked attacks) sets this
+    full_legality = False
+
     def __init__(self, variant: Variant, rosters: tuple[Roster, Roster] = (Roster(), Roster())) -> None:
         self.variant = variant
         self.rosters = rosters

@@ -6,7 +6,7 @@ mechanism of `turns.py`.
 within the unfinished turn), move text, the mid-turn position text ("FEN of the turn's start | the
 moves so far"), whole turns as text. A subclass says how its family's states and moves look (the
 abstract hooks below).
-With a turn model over one mutable position (`turns.undo_in_place`), the stack holds that position
+With a turn model over one mutable position (`turns.TurnModel.undo`), the stack holds that position
 once per move and `pop` takes the move (and the turn end it caused) back on it.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from .contract import BaseBoard, IllegalMoveError, Move
 from .fen import FenError
-from .turns import END_TURN, TurnSearch, undo_in_place
+from .turns import END_TURN, TurnSearch
 
 #: The end-of-turn move as a public `Move`.
 END_MOVE = Move(-1, -1, None, END_TURN)
@@ -164,10 +164,10 @@ class TurnBoard(BaseBoard):
         model = self._turn_search(self._state).model
         state = self._states.pop()
         if self._made.pop() == 0:
-            undo_in_place(model, state)  # the turn end this move caused
+            model.undo(state)  # the turn end this move caused
         move = self._stack.pop()
         if move != END_MOVE:
-            undo_in_place(model, state)
+            model.undo(state)
         self._version += 1
         return move
 

@@ -8,10 +8,11 @@ A variant with multi-move turns gives two things:
   how one is played, how the turn is closed, and whether a closed turn is legal (e.g. the mover's
   King is not attacked at its end).
 
-A model may keep one mutable position instead of immutable states (the core's make/unmake): it then
-also has `undo(state)`, `play` and `end_turn` change the position in place (returning it), the search
-takes back every move and turn end it tries, and a lazy `moves` iterator must survive the position
-being changed and restored between its items.
+A model may keep one mutable position instead of immutable states (the core's make/unmake): its
+`play` and `end_turn` then change the position in place (returning it), its `undo(state)` takes the
+last of them back (a no-op for immutable states), the search takes back every move and turn end it
+tries, and a lazy `moves` iterator must survive the position being changed and restored between its
+items.
 
 From these, `continuations` lists what the public `legal_moves` offers mid-turn: each move that starts
 at least one legal completion of the turn, plus `END_TURN` when the turn may stop here. Tiling Rider
@@ -19,9 +20,10 @@ at least one legal completion of the turn, plus `END_TURN` when the turn may sto
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
 S = TypeVar("S")  # a variant's position
 M = TypeVar("M")  # a variant's move
@@ -45,37 +47,33 @@ TURN_RULES = {  # the core's one-move turns need no rule: its Board is the one-e
 }
 
 
-class TurnModel(Protocol[S, M]):
+class TurnModel(ABC, Generic[S, M]):
+    """A variant's positions as the turn search sees them."""
+
+    @abstractmethod
     def moves(self, state: S) -> Iterable[M]:
         """Pseudo-legal moves that may continue the turn in `state` (a lazy iterable will do)."""
 
+    @abstractmethod
     def play(self, state: S, move: M) -> S:
         """The state after `move`, still inside the turn (unless the move itself closed it)."""
 
+    @abstractmethod
     def end_turn(self, state: S) -> S:
         """The state after closing the turn (the other side to move)."""
 
+    @abstractmethod
     def turn_ok(self, ended: S, mover: int) -> bool:
         """Is a turn of `mover` that ended in `ended` legal?"""
 
-    # optional, for a model over one mutable position: def undo(self, state: S) -> None
-    # (take back the last `play` or `end_turn`)
-    # optional: def out_of_reach(self, state: S, moves_left: int) -> bool (True only when no legal
-    # completion can exist within `moves_left` more moves: a sound cut, never a guess)
+    def undo(self, state: S) -> None:
+        """Take back the last `play` or `end_turn` of a model over one mutable position (nothing to
+        do for immutable states)."""
 
-
-def out_of_reach(model: TurnModel, state, moves_left: int) -> bool:
-    """The model's sound test that no completion exists within `moves_left` moves (False without one)."""
-    test = getattr(model, "out_of_reach", None)
-    return test is not None and test(state, moves_left)
-
-
-def undo_in_place(model: TurnModel, state) -> None:
-    """Take back the last `play` / `end_turn` of a model over a mutable position; nothing to do for
-    immutable states."""
-    undo = getattr(model, "undo", None)
-    if undo is not None:
-        undo(state)
+    def out_of_reach(self, state: S, moves_left: int) -> bool:
+        """True only when no legal completion can exist within `moves_left` more moves: a sound cut,
+        never a guess (without a bound: never)."""
+        return False
 
 
 @dataclass(frozen=True)
@@ -102,7 +100,7 @@ class TurnSearch(Generic[S, M]):
             return False
         ended = self.model.end_turn(state)
         ok = self.model.turn_ok(ended, mover)
-        undo_in_place(self.model, ended)
+        self.model.undo(ended)
         return ok
 
     def completable(self, state: S, made: int, mover: int) -> bool:
@@ -156,11 +154,11 @@ class TurnSearch(Generic[S, M]):
             work.cut |= known != NONE_AT_ALL
             return False
         work.visited += self.bound_cost
-        if out_of_reach(self.model, state, left):
+        if self.model.out_of_reach(state, left):
             whole = self.rule.max_moves - made  # out of reach with all the moves the turn has left, too?
             if left < whole:
                 work.visited += self.bound_cost
-            exhausted = left >= whole or out_of_reach(self.model, state, whole)
+            exhausted = left >= whole or self.model.out_of_reach(state, whole)
             if key is not None:
                 work.failed[key] = NONE_AT_ALL if exhausted else max(left, known)
             work.cut |= not exhausted
@@ -173,7 +171,7 @@ class TurnSearch(Generic[S, M]):
                 return True
             child = self.model.play(state, m)
             ok = self._completable(child, made + 1, mover, limit, work, line)
-            undo_in_place(self.model, child)
+            self.model.undo(child)
             if ok:
                 if line is not None:
                     line.append(m)
@@ -198,7 +196,7 @@ class TurnSearch(Generic[S, M]):
                 if not found[i]:
                     child = self.model.play(state, m)
                     found[i] = self._completable(child, made + 1, mover, limit, work)
-                    undo_in_place(self.model, child)
+                    self.model.undo(child)
             if all(found) or not work.cut:
                 break
         return [m for m, ok in zip(candidates, found) if ok], self.can_end(state, made, mover)

@@ -17,7 +17,7 @@ from ..core.native import validate_core
 from ..core.outcome import Outcome, Termination
 from ..core.program import Roster
 from ..core.turn_board import END_MOVE, TurnBoard
-from ..core.turns import TurnSearch
+from ..core.turns import TurnModel, TurnSearch
 from .fen import intergrid_fen, parse_intergrid_fen
 from .geometry import SQUARES
 from .position import IntergridPosition
@@ -28,8 +28,8 @@ GEOMETRY = VARIANT.geometry
 POINT_BASE = GEOMETRY.point_base
 
 
-class IntergridModel:
-    """The core position, through cursors, as `turns.TurnModel`: moves are move integers."""
+class IntergridModel(TurnModel):
+    """The core position, through cursors (immutable states), as a turn model: moves are move integers."""
 
     def moves(self, cur: Cursor) -> list[int]:
         pos = cur.get()

@@ -20,7 +20,7 @@ from ..core.native import validate_core
 from ..core.outcome import Outcome, Termination
 from ..core.program import Roster
 from ..core.turn_board import TurnBoard
-from ..core.turns import TurnRule, TurnSearch
+from ..core.turns import TurnModel, TurnRule, TurnSearch
 from .escape import can_escape
 from .position import TilingPosition
 from .tables import AGGREGATE, UNIT_MOVE, tiling_tables
@@ -41,8 +41,8 @@ def turn_rule(pos: TilingPosition) -> TurnRule:
     return TurnRule(f"1 to {n}", 1, n)
 
 
-class TilingModel:
-    """`turns.TurnModel` over one mutable `TilingPosition` (so it has `undo`)."""
+class TilingModel(TurnModel):
+    """The turn model over one mutable `TilingPosition` (so it has `undo`) with a sound bound."""
 
     def moves(self, pos: TilingPosition) -> Iterable[int]:
         if not pos.in_check():
