@@ -100,6 +100,10 @@ def piece_entries(variant: VariantInfo) -> list[dict]:
 
 
 def piece_entry(piece) -> dict:
-    """A piece as the board page knows it: FEN letter, name (a drawing is chosen by it) and label,
-    the text a piece without a drawing shows (a diagram piece's ID, two letters for some)."""
-    return {"letter": piece.letter, "name": piece.name[:1].upper() + piece.name[1:], "label": piece.label}
+    """A piece as the board page knows it: FEN letter, name (a drawing is chosen by it), label (the
+    text a piece without a drawing shows: a diagram piece's ID, two letters for some) and, where the
+    variant's data names one, its drawing."""
+    entry = {"letter": piece.letter, "name": piece.name[:1].upper() + piece.name[1:], "label": piece.label}
+    if piece.drawing:
+        entry["drawing"] = piece.drawing
+    return entry

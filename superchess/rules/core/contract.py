@@ -72,6 +72,10 @@ class PieceInfo(Protocol):
     def label(self) -> str:
         """The text shown where it has no drawing (its letter, or a diagram piece's ID)."""
 
+    @property
+    def drawing(self) -> str:
+        """The drawing a board page shows where its name would choose another one ("": by name)."""
+
 
 class GeometryInfo(Protocol):
     """A board's cells as boards, records and clients name and draw them."""

@@ -11,7 +11,7 @@ origins on given ranks counted from the owner's side (`ranks`, 1-based).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import gcd
 
 MODES = ("jump", "step", "slide", "path")
@@ -98,6 +98,8 @@ class PieceType:
     pawn: bool = False       # promotes, double steps grant en passant, resets the move-rule count
     castles: str = ""        # "king" or "rook": takes part in castling
     holdable: bool = True    # with holdings (Superchess): a captured piece of this type joins them
+    # the board page's drawing when not the one its name chooses (presentation: not compared)
+    drawing: str = field(default="", compare=False)
 
     @property
     def label(self) -> str:
@@ -126,4 +128,5 @@ def piece_from_data(letter: str, d: dict) -> PieceType:
         movement=tuple(component_from_data(c) for c in d["moves"]),
         royal=d.get("royal", False), checkable=d.get("checkable", False),
         pawn=d.get("pawn", False), castles=d.get("castles", ""), holdable=d.get("holdable", True),
+        drawing=d.get("drawing", ""),
     )

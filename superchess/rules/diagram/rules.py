@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 from typing import ClassVar
@@ -49,6 +49,8 @@ class PieceRule:
     start_ranks: tuple[frozenset[int], frozenset[int]]  # ranks (0-based) of the start squares
     initial: bool                    # some pattern needs an unmoved piece (XBetza ``i``)
     choices: tuple[str, ...] = ()    # FEN letters it may promote to (promoChoice) when it has no morph
+    # the board page's drawing when not the one its name chooses (presentation: not compared)
+    drawing: str = field(default="", compare=False)
 
     @property
     def label(self) -> str:
@@ -123,7 +125,7 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
                        king: str | None = None, prince: str | None = None,
                        succession: tuple[tuple[str, str], ...] = (),
                        hooks: dict[str, list[str]] | None = None, repetition: int = 3,
-                       move_rule: int = 100) -> DiagramRules:
+                       move_rule: int = 100, drawings: dict[str, str] | None = None) -> DiagramRules:
     """Rules from a diagram line; IDs in `king`, `prince`, `succession` and `hooks` are diagram IDs."""
     d = parse_diagram(line)
     letters = dict(letters or {})
@@ -156,7 +158,8 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
         ranks = tuple(frozenset(int(s[1:]) - 1 for s in sq) for sq in (p.white, p.black))
         pieces.append(PieceRule(letters[p.id], p.id, p.name, p.xbetza, (pats[0], pats[1]),
                                 letters[p.morph] if p.morph else None, ranks,
-                                any(x.initial for x in pats[0]), choices if p.id in promoters else ()))
+                                any(x.initial for x in pats[0]), choices if p.id in promoters else (),
+                                (drawings or {}).get(p.id, "")))
     array = {}
     for p in d.pieces:
         for side, squares in ((0, p.white), (1, p.black)):
@@ -178,4 +181,4 @@ def get_diagram_variant(name: str) -> DiagramRules:
     royals = d.get("royals", {})
     return rules_from_diagram(d["diagram"], d["name"], d["title"], d.get("letters"), royals.get("king"),
                               royals.get("prince"), tuple((s["lost"], s["heir"]) for s in d.get("succession", ())),
-                              d.get("hooks"), d.get("repetition", 3), d.get("move_rule", 100))
+                              d.get("hooks"), d.get("repetition", 3), d.get("move_rule", 100), d.get("drawings"))
