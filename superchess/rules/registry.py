@@ -25,8 +25,8 @@ from .core.contract import BaseBoard, VariantInfo
 from .core.program import Roster
 from .core.variant import Variant, load_variant
 from .diagram.board import DiagramBoard
-from .diagram.rules import get_diagram_variant
 from .diagram.tables import diagram_parts
+from .diagram.variant import get_diagram_variant
 from .intergrid.board import IntergridBoard
 from .intergrid.variant import get_intergrid_variant
 from .tiling.board import TilingBoard
@@ -121,7 +121,7 @@ def spec_of(name: str) -> VariantSpec:
 def Board(variant: str | VariantInfo = "super16", fen: str | None = None,  # noqa: N802 - python-chess's name
           rosters: tuple[Roster, Roster] | None = None, core: str | None = None) -> BaseBoard:
     """A new board of `variant` (a registered name, or a variant description such as a pasted
-    diagram's `DiagramRules`) from `fen` (default: the start array), with `rosters` (reprogrammed
+    diagram's `DiagramVariant`) from `fen` (default: the start array), with `rosters` (reprogrammed
     pieces) on `core` ("python", "native"; default SUPERCHESS_CORE): an instance of the family's
     board class, a `BaseBoard`."""
     if isinstance(variant, str):

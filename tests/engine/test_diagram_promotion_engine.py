@@ -5,7 +5,7 @@ from __future__ import annotations
 from superchess.engine.play import search_position
 from superchess.engine.search import Limits
 from superchess.rules import Board
-from superchess.rules.diagram.rules import rules_from_diagram
+from superchess.rules.diagram.variant import rules_from_diagram
 from tests.rules.test_diagram_promotion import ORTHODOX
 
 

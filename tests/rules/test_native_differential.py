@@ -20,7 +20,7 @@ from superchess.rules.core.encoding import DESTROY
 from superchess.rules.core.fen import FenError
 from superchess.rules.core.native import available
 from superchess.rules.core.program import Program, ProgramError, Roster
-from superchess.rules.diagram.rules import rules_from_diagram
+from superchess.rules.diagram.variant import rules_from_diagram
 from superchess.rules.game.setups import random_substitution, substitution_fen
 
 from .chess_reference import KIWIPETE, POS3, POS4, POS5, POS6

@@ -10,7 +10,7 @@ import pytest
 
 from superchess.rules import Board, FenError, IllegalMoveError, Termination
 from superchess.rules.diagram.board import DiagramBoard
-from superchess.rules.diagram.rules import get_diagram_variant
+from superchess.rules.diagram.variant import get_diagram_variant
 from tests.rules.helpers import placement
 from tests.rules.test_xbetza import SEED_LINE_XB, _expected_empty, cells
 

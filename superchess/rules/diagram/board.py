@@ -22,7 +22,7 @@ from ..core.program import Roster
 from .fen import get_fen, set_fen
 from .native import NativeDiagramPosition
 from .position import DiagramCorePosition
-from .rules import DiagramRules, get_diagram_variant
+from .variant import DiagramVariant, get_diagram_variant
 
 _MOVE_RE = re.compile(r"([a-z][0-9]+)([a-z][0-9]+)((?:x[a-z][0-9]+)*)([a-z]?)\Z")
 
@@ -49,7 +49,7 @@ class DiagramMove:
         return self.text
 
 
-def _set_up(rules: DiagramRules, fen: str) -> DiagramCorePosition:
+def _set_up(rules: DiagramVariant, fen: str) -> DiagramCorePosition:
     """A Python core position set up from position text (FenError when it is bad)."""
     pos = DiagramCorePosition(rules)
     set_fen(pos, fen)
@@ -59,7 +59,7 @@ def _set_up(rules: DiagramRules, fen: str) -> DiagramCorePosition:
 class DiagramBoard(CoreBoard):
     """A diagram-variant position with its move history (see `CoreBoard` for the shared API)."""
 
-    def __init__(self, variant: str | DiagramRules = "vanguard", fen: str | None = None,
+    def __init__(self, variant: str | DiagramVariant = "vanguard", fen: str | None = None,
                  rosters: tuple[Roster, Roster] | None = None, core: str | None = None) -> None:
         self.variant = get_diagram_variant(variant) if isinstance(variant, str) else variant
         if rosters and any(rosters):

@@ -48,7 +48,7 @@ class DiagramPiece:
 
 
 @dataclass(frozen=True)
-class DiagramVariant:
+class DiagramLine:
     files: int
     ranks: int
     pieces: tuple[DiagramPiece, ...]
@@ -125,7 +125,7 @@ def _squares(items: list[str], files: int, ranks: int, piece: str) -> list[str]:
     return out
 
 
-def parse_diagram(line: str) -> DiagramVariant:
+def parse_diagram(line: str) -> DiagramLine:
     """Parse one Interactive Diagram line; DiagramError (a ValueError) names what is wrong."""
     if not isinstance(line, str) or not line.strip():
         raise DiagramError("empty diagram line")
@@ -212,7 +212,7 @@ def parse_diagram(line: str) -> DiagramVariant:
     for c in promo_choice:
         if c not in ids:
             raise DiagramError(f"promoChoice={choice_text!r}: {c!r} names no defined piece")
-    return DiagramVariant(files, ranks, tuple(pieces), promo_zone, promo_choice, promo_flags, max_promote,
+    return DiagramLine(files, ranks, tuple(pieces), promo_zone, promo_choice, promo_flags, max_promote,
                           tuple(settings))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..core.native import NativePosition, native_tables
 from .position import DiagramCorePosition
-from .rules import PieceRule
+from .variant import PieceRule
 
 
 class NativeDiagramPosition(NativePosition):

@@ -28,8 +28,8 @@ from ..core.encoding import (
     TO_SHIFT,
 )
 from ..core.position import Position, attacked
-from .rules import DiagramRules, PieceRule
 from .tables import DiagramTables, diagram_parts
+from .variant import DiagramVariant, PieceRule
 from .xbetza import walk_cells
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -42,7 +42,7 @@ class DiagramCorePosition(Position):
     # King against the attack tables itself (two royals, 4.3 rescue moves, walked attacks)
     full_legality = True
 
-    def __init__(self, rules: DiagramRules) -> None:
+    def __init__(self, rules: DiagramVariant) -> None:
         variant, dt = diagram_parts(rules)
         super().__init__(variant)
         self.rules = rules

@@ -1,5 +1,5 @@
 """Diagram variants (Vanguard, pasted Interactive Diagrams) on the core's tables: a `Variant` built
-from `DiagramRules`, and its XBetza patterns compiled per piece code and origin cell.
+from `DiagramVariant`, and its XBetza patterns compiled per piece code and origin cell.
 
 * Single-leg patterns that leap or slide to an empty cell and/or capture an enemy there compile
   into the core's LEAP/RAY groups, lame leaps (``ncD``; ``nN`` as one entry per path) into PAT
@@ -32,7 +32,7 @@ from ..core.encoding import (
 from ..core.pieces import PieceType
 from ..core.tables import LEAP_MC, PAT_MC, POST_DEDUPE, RAY_MC
 from ..core.variant import Variant
-from .rules import DiagramRules
+from .variant import DiagramVariant
 from .xbetza import INF, MovePattern, Req, cell_entries, pattern_trie
 
 Record = tuple[int, int, tuple[int, ...], str]  # origin, destination, captured cells, kind
@@ -97,7 +97,7 @@ class DiagramTables:
     """What the core position needs beyond `Tables` for a diagram variant: walked patterns per
     code and cell, their capture sources, move records, promotion, royals and succession."""
 
-    def __init__(self, rules: DiagramRules) -> None:
+    def __init__(self, rules: DiagramVariant) -> None:
         self.rules = rules
         files, ranks = rules.files, rules.ranks
         self.files, self.ranks = files, ranks
@@ -296,10 +296,10 @@ def _cell(x: int, y: int, files: int, ranks: int) -> int | None:
     return y * files + x if 0 <= x < files and 0 <= y < ranks else None
 
 
-_parts: dict[int, tuple[DiagramRules, Variant, DiagramTables]] = {}
+_parts: dict[int, tuple[DiagramVariant, Variant, DiagramTables]] = {}
 
 
-def diagram_parts(rules: DiagramRules) -> tuple[Variant, DiagramTables]:
+def diagram_parts(rules: DiagramVariant) -> tuple[Variant, DiagramTables]:
     """The core `Variant` of a diagram variant and its `DiagramTables`, made once per rules object."""
     entry = _parts.get(id(rules))
     if entry is None or entry[0] is not rules:

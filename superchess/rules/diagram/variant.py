@@ -1,6 +1,6 @@
 """A playable variant from an Interactive Diagram line: board size, pieces (XBetza compiled to move
 patterns once per type and side), start array, promotion (``morph``: a fixed type; promoChoice: the
-player's choice, `DiagramVariant.choice_promoters`), royals, succession and named pattern hooks.
+player's choice, `line.DiagramLine.choice_promoters`), royals, succession and named pattern hooks.
 Vanguard is the diagram of its seed plus data/vanguard.toml; any other diagram line with
 one-letter IDs (or a letter map) loads with `rules_from_diagram`.
 
@@ -70,7 +70,7 @@ class PieceRule:
 
 
 @dataclass(frozen=True)
-class DiagramRules:
+class DiagramVariant:
     """A diagram variant (the `VariantInfo` of the family)."""
     family: ClassVar[str] = "diagram"
     name: str
@@ -125,8 +125,8 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
                        king: str | None = None, prince: str | None = None,
                        succession: tuple[tuple[str, str], ...] = (),
                        hooks: dict[str, list[str]] | None = None, repetition: int = 3,
-                       move_rule: int = 100, drawings: dict[str, str] | None = None) -> DiagramRules:
-    """Rules from a diagram line; IDs in `king`, `prince`, `succession` and `hooks` are diagram IDs."""
+                       move_rule: int = 100, drawings: dict[str, str] | None = None) -> DiagramVariant:
+    """The variant of a diagram line; IDs in `king`, `prince`, `succession` and `hooks` are diagram IDs."""
     d = parse_diagram(line)
     letters = dict(letters or {})
     for p in d.pieces:
@@ -165,13 +165,13 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
         for side, squares in ((0, p.white), (1, p.black)):
             for s in squares:
                 array[(int(s[1:]) - 1) * d.files + ord(s[0]) - 97] = (side, letters[p.id])
-    return DiagramRules(name, title or name, d.files, d.ranks, tuple(pieces), array, d.promo_zone,
+    return DiagramVariant(name, title or name, d.files, d.ranks, tuple(pieces), array, d.promo_zone,
                         letters[king] if king else None, letters[prince] if prince else None,
                         tuple((letters[a], letters[b]) for a, b in succession), repetition, move_rule, choices)
 
 
 @cache
-def get_diagram_variant(name: str) -> DiagramRules:
+def get_diagram_variant(name: str) -> DiagramVariant:
     """The diagram variant shipped as data/<name>.toml, read once; ValueError without one."""
     try:
         text = resources.files(__package__).joinpath("data", f"{name}.toml").read_text()
