@@ -16,6 +16,23 @@ from .geometry import RectGeometry
 from .pieces import PieceType, piece_from_data
 
 
+def variant_data(package: str, name: str) -> dict:
+    """The parsed data file data/<name>.toml of a family's package; ValueError without one."""
+    try:
+        text = resources.files(package).joinpath("data", f"{name}.toml").read_text()
+    except FileNotFoundError:
+        raise ValueError(f"no variant data named {name!r}") from None
+    return tomllib.loads(text)
+
+
+class PlainVariant:
+    """The data flags (`contract.VariantInfo`) of a variant without holdings, reprogrammable pieces or
+    generated set-ups."""
+    holdings: ClassVar[bool] = False
+    reprogrammable: ClassVar[bool] = False
+    setup: ClassVar[None] = None
+
+
 @dataclass(frozen=True)
 class Castling:
     right: str  # FEN letter for Player 1 (upper case); Player 2's is the lower case
@@ -62,11 +79,7 @@ class Variant:
 @cache
 def load_variant(name: str) -> Variant:
     """The data-only variant of that name (data/<name>.toml), read once; ValueError without one."""
-    try:
-        text = resources.files(__package__).joinpath("data", f"{name}.toml").read_text()
-    except FileNotFoundError:
-        raise ValueError(f"no variant data named {name!r}") from None
-    d = tomllib.loads(text)
+    d = variant_data(__package__, name)
     geo = RectGeometry(d["files"], d["ranks"])
     pieces = [piece_from_data(letter, p) for letter, p in d["pieces"].items()]
     castling = [

@@ -15,15 +15,14 @@ What a diagram does not say comes from data:
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib import resources
 from typing import ClassVar
 
 from ..core.geometry import RectGeometry
 from ..core.text import placement_text
+from ..core.variant import PlainVariant, variant_data
 from .line import DiagramError, parse_diagram
 from .xbetza import MovePattern, patterns
 
@@ -70,7 +69,7 @@ class PieceRule:
 
 
 @dataclass(frozen=True)
-class DiagramVariant:
+class DiagramVariant(PlainVariant):
     """A diagram variant (the `VariantInfo` of the family)."""
     family: ClassVar[str] = "diagram"
     name: str
@@ -88,10 +87,6 @@ class DiagramVariant:
     # the FEN letters of promoChoice when some piece promotes by choice (the server's picker);
     # empty when every promotion has a fixed type (morph, Vanguard 4.5)
     promotion_choices: tuple[str, ...] = ()
-    # no holdings, no reprogramming, no generated set-ups
-    holdings: ClassVar[bool] = False
-    reprogrammable: ClassVar[bool] = False
-    setup: ClassVar[None] = None
 
     @cached_property
     def geometry(self) -> RectGeometry:
@@ -173,11 +168,7 @@ def rules_from_diagram(line: str, name: str = "diagram", title: str = "", letter
 @cache
 def get_diagram_variant(name: str) -> DiagramVariant:
     """The diagram variant shipped as data/<name>.toml, read once; ValueError without one."""
-    try:
-        text = resources.files(__package__).joinpath("data", f"{name}.toml").read_text()
-    except FileNotFoundError:
-        raise ValueError(f"no diagram variant data named {name!r}") from None
-    d = tomllib.loads(text)
+    d = variant_data(__package__, name)
     royals = d.get("royals", {})
     return rules_from_diagram(d["diagram"], d["name"], d["title"], d.get("letters"), royals.get("king"),
                               royals.get("prince"), tuple((s["lost"], s["heir"]) for s in d.get("succession", ())),

@@ -4,16 +4,14 @@ a piece arrives (`ARRIVAL_CAPTURES`), and the turn rule (R8: the square move, th
 move)."""
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, ClassVar
 
 from ..core.pieces import PieceType, piece_from_data
 from ..core.turns import TURN_RULES, TurnRule
-from ..core.variant import Castling
+from ..core.variant import Castling, PlainVariant, variant_data
 from .geometry import POINTS, SQUARES, IntergridGeometry
 
 if TYPE_CHECKING:
@@ -44,14 +42,10 @@ ARRIVAL_CAPTURES: dict[str, ArrivalCaptures] = {"enclosure": enclosure_captures}
 
 
 @dataclass(frozen=True)
-class IntergridVariant:
+class IntergridVariant(PlainVariant):
     """An InterGrid variant (the `VariantInfo` of the family): its data and its turn rule."""
     family: ClassVar[str] = "intergrid"
     turn_rule: ClassVar[TurnRule] = TURN_RULES["one_then_optional"]  # R8
-    # no holdings, no reprogramming, no generated set-ups
-    holdings: ClassVar[bool] = False
-    reprogrammable: ClassVar[bool] = False
-    setup: ClassVar[None] = None
     name: str
     title: str
     geometry: IntergridGeometry
@@ -82,10 +76,7 @@ class IntergridVariant:
 @lru_cache(maxsize=8)
 def get_intergrid_variant(name: str) -> IntergridVariant:
     """The InterGrid variant of that name (data/<name>.toml), read once; ValueError without one."""
-    try:
-        d = tomllib.loads(resources.files(__package__).joinpath("data", f"{name}.toml").read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no InterGrid variant data named {name!r}") from None
+    d = variant_data(__package__, name)
     geo = IntergridGeometry(d["files"], d["ranks"])
     pieces, layers = [], []
     for layer, key in ((SQUARES, "squares"), (POINTS, "points")):

@@ -3,26 +3,22 @@ its pieces (the giant ones cover a whole unit), start position, turn allowances 
 over the tile and unit geometry (`geometry.py`)."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import ClassVar
 
 from ..core.pieces import PieceType, piece_from_data
+from ..core.variant import PlainVariant, variant_data
 from .geometry import TilingGeometry
 
 
 @dataclass(frozen=True)
-class TilingVariant:
+class TilingVariant(PlainVariant):
     """A tiling variant (the `VariantInfo` of the family)."""
     family: ClassVar[str] = "tiling"
-    # no promotion, holdings, reprogramming or generated set-ups
+    # no promotion
     promotion_choices: ClassVar[tuple[str, ...]] = ()
     promotion_default: ClassVar[str] = ""
-    holdings: ClassVar[bool] = False
-    reprogrammable: ClassVar[bool] = False
-    setup: ClassVar[None] = None
     name: str
     title: str
     start_fen: str
@@ -52,10 +48,7 @@ def _max_allowance(start_fen: str, giant: frozenset[str]) -> int:
 @lru_cache(maxsize=4)
 def get_tiling_variant(name: str = "tilingrider") -> TilingVariant:
     """The tiling variant of that name (data/<name>.toml), read once; ValueError without one."""
-    try:
-        d = tomllib.loads(resources.files(__package__).joinpath("data", f"{name}.toml").read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no tiling variant data named {name!r}") from None
+    d = variant_data(__package__, name)
     pieces = tuple(piece_from_data(letter, p) for letter, p in d["pieces"].items())
     giant = frozenset(k for k, p in d["pieces"].items() if p.get("giant"))
     return TilingVariant(
