@@ -77,7 +77,7 @@ class IntergridBoard(TurnBoard):
 
     def __init__(self, variant: str | IntergridVariant = "intergrid", fen: str | None = None,
                  rosters: tuple[Roster, Roster] | None = None, core: str | None = None) -> None:
-        if variant not in ("intergrid", VARIANT):
+        if variant not in (VARIANT.name, VARIANT):
             raise ValueError(f"IntergridBoard plays intergrid, not {variant!r}")
         if rosters and any(rosters):
             raise ValueError("intergrid pieces cannot be reprogrammed")
