@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .outcome import Outcome
 from .program import Roster
@@ -109,6 +109,7 @@ class VariantInfo(Protocol):
     setup: Any                        # data of its generated set-ups; falsy without any
 
 
+@runtime_checkable
 class AllowanceBoard(Protocol):
     """What the board of a variant with the `allowance` capability adds (Tiling Rider: a turn of up
     to `allowance` moves, pieces riding together as aggregates over 2 x 2 units)."""
