@@ -350,7 +350,7 @@ def test_turn_search_work_does_not_grow_with_the_allowance():
         completion, _ = turn.completion(pos, 1, 0)
         return sorted(pos.move_text(m) for m in moves), may_end, completion, model.work
 
-    reachable = search(get_tiling_variant().max_allowance)
+    reachable = search(get_tiling_variant("tilingrider").max_allowance)
     assert reachable[:3] == (sorted(["c5c4", "r10q9", "r10q10", "r10q11", "r10r11"] + [
         "p12" + to for to in ("o11", "o12", "o13", "p11", "p13", "q11", "q12", "q13", "q14", "r11", "r12")]),
         False, None)

@@ -23,13 +23,12 @@ from ..core.turn_board import TurnBoard
 from ..core.turns import TurnModel, TurnRule, TurnSearch
 from .escape import can_escape
 from .position import TilingPosition
-from .tables import AGGREGATE, UNIT_MOVE, tiling_tables
-from .variant import TilingVariant
+from .tables import AGGREGATE, UNIT_MOVE
+from .variant import TilingVariant, get_tiling_variant
 
-_TABLES = tiling_tables()
-_GEO = _TABLES.geometry
+VARIANT = get_tiling_variant("tilingrider")
+_GEO = VARIANT.geometry
 UNIT_BASE = _GEO.size
-VARIANT = _TABLES.variant
 
 
 def turn_rule(pos: TilingPosition) -> TurnRule:
@@ -88,7 +87,7 @@ def search_key(pos: TilingPosition) -> tuple:
 
 def _piece(pos: TilingPosition, cell: int) -> Piece | None:
     code = pos.board[cell]
-    return Piece(_TABLES.symbol[code].upper(), code >> 6) if code else None
+    return Piece(pos.tables.symbol[code].upper(), code >> 6) if code else None
 
 
 class TilingBoard(TurnBoard):
@@ -124,14 +123,14 @@ class TilingBoard(TurnBoard):
             fr, to = (_GEO.unit_cells[c - UNIT_BASE][0] for c in (mv.from_cell, mv.to_cell))
             return fr | to << TO_SHIFT | UNIT_MOVE | AGGREGATE
         pos = self._state
-        giant = pos.board[mv.from_cell] == _TABLES.king_code[pos.side]
+        giant = pos.board[mv.from_cell] == pos.tables.king_code[pos.side]
         return mv.from_cell | mv.to_cell << TO_SHIFT | (UNIT_MOVE if giant else 0)
 
     def _start_text(self, pos: TilingPosition) -> str:
         return pos.fen()
 
     def _parse_start(self, text: str) -> TilingPosition:
-        return TilingPosition.from_fen(text, _TABLES)
+        return TilingPosition.from_fen(text)
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -210,7 +209,7 @@ class TilingBoard(TurnBoard):
             if after[c] != pos.board[c]:
                 code = after[c]
                 out.append((_GEO.names[c], _piece(pos, c),
-                            Piece(_TABLES.symbol[code].upper(), code >> 6) if code else None))
+                            Piece(pos.tables.symbol[code].upper(), code >> 6) if code else None))
         return out
 
     # -- check and game end -----------------------------------------------------------------
@@ -251,6 +250,6 @@ class TilingBoard(TurnBoard):
     def __str__(self) -> str:
         """The board as in the rules file (rank 16 on top)."""
         pos = self._state
-        lines = [f"{r + 1:2d}  " + " ".join(_TABLES.symbol[pos.board[r * _GEO.files + f]] or "."
+        lines = [f"{r + 1:2d}  " + " ".join(pos.tables.symbol[pos.board[r * _GEO.files + f]] or "."
                                             for f in range(_GEO.files)) for r in range(_GEO.ranks - 1, -1, -1)]
         return "\n".join(lines + ["    " + " ".join(_GEO.names[f][0] for f in range(_GEO.files))])

@@ -151,7 +151,7 @@ class TilingTables:
         return z
 
 
-@lru_cache(maxsize=4)
-def tiling_tables(name: str = "tilingrider") -> TilingTables:
-    """The shared compiled tables of the tiling variant of that name."""
-    return TilingTables(get_tiling_variant(name))
+@lru_cache(maxsize=1)
+def tiling_tables() -> TilingTables:
+    """The shared compiled tables of Tiling Rider, the family's variant."""
+    return TilingTables(get_tiling_variant("tilingrider"))

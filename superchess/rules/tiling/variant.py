@@ -46,7 +46,7 @@ def _max_allowance(start_fen: str, giant: frozenset[str]) -> int:
 
 
 @lru_cache(maxsize=4)
-def get_tiling_variant(name: str = "tilingrider") -> TilingVariant:
+def get_tiling_variant(name: str) -> TilingVariant:
     """The tiling variant of that name (data/<name>.toml), read once; ValueError without one."""
     d = variant_data(__package__, name)
     pieces = tuple(piece_from_data(letter, p) for letter, p in d["pieces"].items())
