@@ -15,7 +15,7 @@ from abc import abstractmethod
 from typing import Any
 
 from .contract import BaseBoard, IllegalMoveError, Move
-from .fen import FenError
+from .text import FenError
 from .turns import END_TURN, TurnSearch
 
 #: The end-of-turn move as a public `Move`.
