@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, for tests.*
-from superchess.rules.diagram_core import DiagramCorePosition  # noqa: E402
-from superchess.rules.diagram_fen import get_fen, set_fen  # noqa: E402
-from superchess.rules.diagram_rules import get_diagram_variant  # noqa: E402
+from superchess.rules.diagram.fen import get_fen, set_fen  # noqa: E402
+from superchess.rules.diagram.position import DiagramCorePosition  # noqa: E402
+from superchess.rules.diagram.variant import get_diagram_variant  # noqa: E402
 from tests.rules.diagram_oracle import DiagramPosition  # noqa: E402
 
 

@@ -15,8 +15,7 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
-from ..engine import choose_move
-from ..engine.tiling_search import RETRACT
+from ..engine import RETRACT, choose_move
 from .live import ActionError, LiveGame
 from .worker import start_worker
 

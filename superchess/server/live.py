@@ -6,11 +6,10 @@ import json
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from ..rules import Board, IllegalMoveError, Outcome, Termination, get_variant
-from ..rules.preview import roster_problem
-from ..rules.program import ProgramError, Roster
-from ..rules.record import Game, RecordError
-from ..rules.setups import Prelude, PreludeError, substitution_fen
+from ..rules import Board, IllegalMoveError, Outcome, ProgramError, Roster, Termination, get_variant
+from ..rules.game.preview import roster_problem
+from ..rules.game.record import Game, RecordError
+from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
 from .store import GameRow
@@ -78,7 +77,7 @@ def _capturing_move_json(board, mv) -> str:
     return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
                        "promotion": mv.promotion.lower() if mv.promotion else None,
                        "captures": [cell for cell, _ in board.captures(mv)],
-                       "via": [board.geometry.names[c] for c in getattr(mv, "via", ())]})
+                       "via": [board.geometry.names[c] for c in mv.via]})
 
 
 class LiveGame:

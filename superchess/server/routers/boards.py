@@ -11,14 +11,14 @@ router = APIRouter()
 @router.get("/api/variants/{variant}/layout")
 def variant_layout(variant: str) -> dict:
     """The board description the page draws: cells with their shapes and centres."""
-    if variant not in variants.PLAYABLE:
+    if not variants.known(variant):
         raise HTTPException(404, f"unknown variant {variant!r}")
     return variants.layout(variants.variant_of(variant).geometry)
 
 
 @router.get("/api/variants/{variant}/pieces")
 def variant_pieces(variant: str) -> dict:
-    if variant not in variants.WITH_PIECES:
+    if not variants.named_pieces(variant):
         raise HTTPException(404, f"unknown variant {variant!r}")
     v = variants.variant_of(variant)
     return {"variant": v.name, "files": v.geometry.files, "ranks": v.geometry.ranks,

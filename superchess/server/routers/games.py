@@ -7,7 +7,7 @@ import time
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import PlainTextResponse
 
-from ...rules.record import Game
+from ...rules.game.record import Game
 from .. import variants
 from ..clock import TIME_CONTROLS
 from ..services import ServicesDep, VisitorDep

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
-from ...rules import VARIANT_NAMES, Board, FenError, get_variant
-from ...rules.preview import roster_problem
-from ...rules.setups import random_substitution, substitution_fen
+from ...rules import Board, FenError
+from ...rules.game.preview import roster_problem
+from ...rules.game.setups import random_substitution, substitution_fen
 from .. import variants
 from ..accounts import Visitor
 from ..ai import LEVELS
@@ -46,7 +46,7 @@ class SetupIn(BaseModel):
 
 @router.get("/api/options")
 def options() -> dict:
-    return {"variants": [variants.option(v) for v in variants.PLAYABLE],
+    return {"variants": [variants.option(v) for v in variants.names()],
             "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
                                "increment": tc.increment_ms // 1000, "daily": tc.daily}
                               for tc in TIME_CONTROLS.values()],
@@ -83,7 +83,7 @@ async def play_computer(body: ComputerMatchIn, who: VisitorDep, s: ServicesDep) 
 async def setup_preview(body: SetupIn, s: ServicesDep) -> dict:
     """The "new shuffle" control: a set-up (random, from a seed, or square by square) to show
     before the match is created."""
-    if body.variant not in VARIANT_NAMES:
+    if not variants.known(body.variant):
         raise HTTPException(400, f"unknown variant {body.variant!r}")
     return await s.offload.run(_setup, body.variant, body.seed, body.squares)
 
@@ -92,7 +92,7 @@ def _new_game(body: MatchIn, creator: Visitor, now: int, invited: PlayerRow | No
     """A validated match created at `now` (HTTP 400 naming what is wrong), not yet stored; a
     creator without an identity gets one (a guest) once the match is valid. Rules work: run it off
     the event loop."""
-    if body.variant not in variants.PLAYABLE:
+    if not variants.known(body.variant):
         raise HTTPException(400, f"unknown variant {body.variant!r}")
     if body.time_control not in TIME_CONTROLS:
         raise HTTPException(400, f"unknown time control {body.time_control!r}")
@@ -141,7 +141,7 @@ def _new_game(body: MatchIn, creator: Visitor, now: int, invited: PlayerRow | No
 
 def _setup(variant_name: str, seed: str | None, squares: dict[str, str] | None) -> dict:
     """A generated start position: explicit squares, else from the seed, else random."""
-    v = get_variant(variant_name)
+    v = variants.variant_of(variant_name)
     if not v.setup:
         raise HTTPException(400, f"{variant_name} has no generated set-ups")
     choice = squares if squares else random_substitution(v, seed or None)

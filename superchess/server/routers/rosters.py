@@ -5,10 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from ...rules import VARIANT_NAMES, get_variant
-from ...rules.preview import preview as preview_answer
-from ...rules.preview import validate_roster
-from ...rules.program import ProgramError, Roster
+from ...rules import ProgramError, Roster
+from ...rules.game.preview import preview as preview_answer
+from ...rules.game.preview import validate_roster
+from .. import variants
 from ..accounts import Visitor, client_of
 from ..services import ServicesDep, VisitorDep
 from ..store import PlayerRow, SavedRosterRow
@@ -33,7 +33,7 @@ def roster_in(data: dict | None, variant_name: str) -> Roster:
     """A roster from its JSON form, validated for the variant; HTTP 400 naming the problem."""
     try:
         roster = Roster.from_data(data or {})
-        validate_roster(get_variant(variant_name), roster)
+        validate_roster(variants.variant_of(variant_name), roster)
     except ProgramError as e:
         raise HTTPException(400, str(e)) from None
     return roster
@@ -50,7 +50,7 @@ def stored_roster(text: str | None) -> tuple[dict | None, str | None]:
 
 @router.post("/api/rosters/preview")
 async def preview(body: PreviewIn, request: Request, s: ServicesDep) -> dict:
-    if body.variant not in VARIANT_NAMES:
+    if not variants.vector_pieces(body.variant):
         raise HTTPException(400, f"unknown variant {body.variant!r}")
     client = client_of(request)
     refuse_if_throttled((s.previews, client), what="roster previews")
@@ -72,7 +72,7 @@ async def save_roster(name: str, body: SavedRosterIn, who: VisitorDep, s: Servic
     name = name.strip()
     if not 1 <= len(name) <= 40:
         raise HTTPException(400, "a roster name has 1 to 40 characters")
-    if body.variant not in VARIANT_NAMES:
+    if not variants.vector_pieces(body.variant):
         raise HTTPException(400, f"unknown variant {body.variant!r}")
     roster = await s.offload.run(roster_in, body.roster, body.variant)
     return _saved(s.store.save_roster(p.id, name, body.variant, roster.text(), s.now()))

@@ -460,7 +460,7 @@ function ensureNames(st) {
   api.variantLayout(st.variant).then((layout) => board.setLayout(layout)).catch(() => {});
   // Until the variant's names arrive only the orthodox letters are drawn (letters mean different
   // pieces in different variants).
-  pieceSet = st.variant === 'super16' ? DEFAULT_SET : new PieceSet(st.variant);
+  pieceSet = st.variant === DEFAULT_SET.variant ? DEFAULT_SET : new PieceSet(st.variant);
   board.setPieceSet(pieceSet);
   pieceSetFor(st.variant).then((set) => {
     pieceSet = set;

@@ -111,7 +111,7 @@ function fillOptions() {
     const variant = $(variantSel);
     variant.replaceChildren(...(opts.variants || []).map((v) => h('option', { value: v.name },
       `${v.title || v.name}${v.files && v.ranks ? ` (${v.files}×${v.ranks})` : ''}`)));
-    variant.value = names.includes('super16') ? 'super16' : (names[0] || '');
+    variant.value = names[0] || '';  // the registry lists the flagship first
     const tc = $(tcSel);
     tc.replaceChildren(...(opts.time_controls || []).map((t) => h('option', { value: t.id }, t.name || t.id)));
     tc.value = ids.includes('blitz-3+2') ? 'blitz-3+2' : (ids[0] || '');

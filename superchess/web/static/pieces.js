@@ -297,7 +297,9 @@ const DRAWINGS = {
   ],
 };
 
-// Piece name -> drawing, for every variant ...
+// Piece name -> drawing, for every variant, except where the variant's data gives a piece another
+// one (the `drawing` of its /api/variants/{v}/pieces entry: Superchess's Princess is the Bishop +
+// Knight compound, super16's a royal piece).
 const GLYPHS_BY_NAME = Object.freeze({
   King: 'king', Queen: 'queen', Rook: 'rook', Bishop: 'bishop', Knight: 'knight',
   Pawn: 'pawn', 'Super Pawn': 'pawn',
@@ -308,23 +310,18 @@ const GLYPHS_BY_NAME = Object.freeze({
   Berserker: 'berserker', General: 'general', Wizard: 'wizard', Spy: 'spy', Falconer: 'falconer',
   Archer: 'archer', Bowman: 'bowman', Nightrider: 'nightrider',
 });
-// ... except where a variant gives a name to another piece (Superchess's and Vanguard's Princess
-// is the Bishop + Knight compound, super16's a royal piece).
-const VARIANT_GLYPHS = Object.freeze({
-  superchess: Object.freeze({ Princess: 'bishop-knight' }),
-  vanguard: Object.freeze({ Princess: 'bishop-knight' }),
-});
-
 /** The pieces of one variant: letter -> name -> drawing. `names` maps upper-case letters to names
  * (from /api/variants/{v}/pieces); without it only the orthodox letters K Q R B N P are known.
  * `labels` maps upper-case letters to the text a piece without a drawing shows (a diagram piece's
- * ID, e.g. "Br"; default: the letter). */
+ * ID, e.g. "Br"; default: the letter), `drawings` upper-case letters to the drawing a piece has
+ * instead of the one its name chooses. */
 export class PieceSet {
-  constructor(variant = null, names = null, labels = null) {
+  constructor(variant = null, names = null, labels = null, drawings = null) {
     this.variant = variant;
     this.loaded = Boolean(names);
     this.names = Object.freeze({ ...(names || ORTHODOX_NAMES) });
     this.labels = Object.freeze({ ...(labels || {}) });
+    this.drawings = Object.freeze({ ...(drawings || {}) });
   }
 
   /** The text drawn on a piece without a drawing: its label, or its upper-case letter. */
@@ -343,8 +340,7 @@ export class PieceSet {
   glyph(letter) {
     const name = this.names[String(letter).toUpperCase()];
     if (!name) return null;
-    const own = VARIANT_GLYPHS[this.variant];
-    return (own && own[name]) || GLYPHS_BY_NAME[name] || null;
+    return this.drawings[String(letter).toUpperCase()] || GLYPHS_BY_NAME[name] || null;
   }
 }
 

@@ -8,10 +8,10 @@
 
 import * as api from './api.js';
 import { BoardView, parseSquare, piecesFromFen, squareName } from './board.js';
-import { DEFAULT_COLOURS, DEFAULT_SET, PieceSet, pieceIcon } from './pieces.js';
+import { DEFAULT_COLOURS, DEFAULT_SET, pieceIcon } from './pieces.js';
 import { openStore } from './rosterstore.js';
 import {
-  $, h, showMessage, clearMessage, loadHeader, rosterList, variantPieces, vectorText,
+  $, h, showMessage, clearMessage, loadHeader, pieceSetFor, rosterList, variantPieces, vectorText,
 } from './ui.js';
 
 const params = new URLSearchParams(window.location.search);
@@ -331,7 +331,7 @@ async function start() {
     return;
   }
   names = Object.fromEntries((info.pieces || []).map((p) => [p.letter, p.name]));
-  pieceSet = new PieceSet(variant, names);
+  pieceSet = await pieceSetFor(variant);
   board.pieceSet = pieceSet;
   startBoard.pieceSet = pieceSet;
   if (!info.reprogrammable) showMessage(`${variant} pieces cannot be reprogrammed.`, 'error', 0, rosterMsg);

@@ -199,14 +199,16 @@ export async function pieceNames(variant) {
   }
 }
 
-/** The drawings of a variant's pieces (pieces.js PieceSet, chosen by name); an unloaded set (only
- * the orthodox letters) when the names cannot be had. */
+/** The drawings of a variant's pieces (pieces.js PieceSet, chosen by name or by the variant's data);
+ * an unloaded set (only the orthodox letters) when the names cannot be had. */
 export async function pieceSetFor(variant) {
   const names = await pieceNames(variant);
   let labels = {};
+  let drawings = {};
   try {
-    const res = await variantPieces(variant);
-    labels = Object.fromEntries(((res && res.pieces) || []).map((p) => [p.letter, p.label || p.letter]));
+    const pieces = ((await variantPieces(variant)) || {}).pieces || [];
+    labels = Object.fromEntries(pieces.map((p) => [p.letter, p.label || p.letter]));
+    drawings = Object.fromEntries(pieces.filter((p) => p.drawing).map((p) => [p.letter, p.drawing]));
   } catch { /* the letters then */ }
-  return new PieceSet(variant, Object.keys(names).length ? names : null, labels);
+  return new PieceSet(variant, Object.keys(names).length ? names : null, labels, drawings);
 }
