@@ -223,6 +223,15 @@ class LiveGame:
             return self.row.setup_deadline
         return self.clock.deadline() if self.row.status == "active" else None
 
+    def time_left(self, side: int, now: int) -> int | None:
+        """What a player has left as of `now` (ms): until the next deadline on their turn or in a
+        set-up (a flag fall, the end of an untimed first move's window, a Daily move's limit, the
+        set-up's end), else their clock; None when nothing runs."""
+        if self.row.status == "setup" or self.row.status == "active" and self.clock.running == side:
+            deadline = self.deadline()
+            return None if deadline is None else max(0, deadline - now)
+        return self.clock.remaining[side] if self.row.status == "active" else None
+
     def expired(self, now: int) -> bool:
         d = self.deadline()
         return d is not None and now >= d

@@ -54,12 +54,13 @@ def _game_entry(g: GameRow, change: RatingChangeRow | None, player_id: int, name
 
 
 def leaderboard(store: Store, pool: ratings.Pool) -> list[dict]:
-    """The pool's LEADERBOARD_SIZE best players whose rating is not provisional."""
+    """The pool's LEADERBOARD_SIZE best accounts whose rating is not provisional."""
     with store.session() as s:
         rows = s.execute(select(PlayerRow.name, RatingRow)
                          .join(RatingRow, RatingRow.player_id == PlayerRow.id)
                          .where(RatingRow.variant == pool.variant, RatingRow.speed == pool.speed,
-                                RatingRow.deviation <= ratings.PROVISIONAL_DEVIATION)
+                                RatingRow.deviation <= ratings.PROVISIONAL_DEVIATION,
+                                PlayerRow.password_hash.is_not(None))
                          .order_by(RatingRow.rating.desc(), PlayerRow.name).limit(LEADERBOARD_SIZE)).all()
     return [{"rank": i + 1, "name": name, "rating": round(r.rating), "deviation": round(r.deviation), "games": r.games}
             for i, (name, r) in enumerate(rows)]

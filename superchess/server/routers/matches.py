@@ -8,10 +8,10 @@ from pydantic import BaseModel, Field
 from ...rules import VARIANT_NAMES, Board, FenError, get_variant
 from ...rules.preview import roster_problem
 from ...rules.setups import random_substitution, substitution_fen
-from .. import variants
+from .. import ratings, variants
 from ..accounts import Visitor
 from ..ai import LEVELS
-from ..clock import TIME_CONTROLS
+from ..clock import SPEEDS, TIME_CONTROLS
 from ..live import MODES
 from ..services import ServicesDep, VisitorDep
 from ..store import GameRow, PlayerRow, waiting_game
@@ -48,9 +48,9 @@ class SetupIn(BaseModel):
 def options() -> dict:
     return {"variants": [variants.option(v) for v in variants.PLAYABLE],
             "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
-                               "increment": tc.increment_ms // 1000, "daily": tc.daily}
+                               "increment": tc.increment_ms // 1000, "daily": tc.daily, "speed": tc.speed}
                               for tc in TIME_CONTROLS.values()],
-            "levels": list(LEVELS)}
+            "levels": list(LEVELS), "speeds": list(SPEEDS), "rating_variants": list(ratings.rating_variants())}
 
 
 @router.post("/api/matches")
