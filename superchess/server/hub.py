@@ -289,7 +289,7 @@ class Hub:
             if g.row.id in rated:
                 g.show_ratings([ratings.side_view(c["after"], c["deviation"], c["before"]) for c in rated[g.row.id]])
             if g.spawned is not None:
-                self._adopt(g.spawned)
+                self.adopt(g.spawned)
                 g.spawned = None
         # whoever must act now hears first, across the whole batch; then everyone else
         failed: dict[asyncio.Future, Exception] = {}
@@ -322,8 +322,8 @@ class Hub:
             else None
         return GameSave(row, new_move, pool, g.spawned.sync_row(now) if g.spawned else None)
 
-    def _adopt(self, g: LiveGame) -> None:
-        """A game started by another's event (a rematch), now saved: it is served from here on."""
+    def adopt(self, g: LiveGame) -> None:
+        """A game started elsewhere (an accepted seek, a rematch) and saved: served from here on."""
         g.show_ratings(self.ratings_view(g.row))
         self.live[g.row.id] = g
         self._schedule(g)

@@ -384,12 +384,18 @@ class LiveGame:
         prelude's is chosen anew, a Private game's rosters too) and rating, the players' sides
         swapped; the side that offered it is its creator."""
         row = self.row
-        players = (row.player1_id, row.player0_id)
         new = waiting_game(row.variant, row.time_control, getattr(row, f"player{offered_by}_id"), offered_by ^ 1, now,
                            start_fen=None if row.mode == "prelude" else row.start_fen, mode=row.mode,
                            roster=row.roster0 if row.mode == "symmetric" else None, rated=bool(row.rated))
-        game = LiveGame(new, [], {pid: self.names.get(pid) for pid in players}, now)
-        game.start(*players, now)
+        new.player0_id, new.player1_id = row.player1_id, row.player0_id
+        return LiveGame.started(new, dict(self.names), now)
+
+    @classmethod
+    def started(cls, row: GameRow, names: dict[int, str], now: int) -> "LiveGame":
+        """A new game (not stored yet) whose two players are set, started at `now`: its first
+        version, ready to send (rules work: run it off the event loop)."""
+        game = cls(row, [], names, now)
+        game.start(row.player0_id, row.player1_id, now)
         game.bump_version()
         game.prepare()
         return game

@@ -23,6 +23,7 @@ from . import ratings
 from .clock import TIME_CONTROLS
 from .glicko2 import Rating
 from .hub import Connection, Hub
+from .live import LiveGame
 from .store import DAY_MS, GameRow, PlayerRow, SeekRow, Store, new_token, waiting_game
 from .throttle import Throttle
 
@@ -199,17 +200,21 @@ class Lobby:
         return seek
 
     async def accept(self, seek: SeekRow, acceptor_id: int) -> str:
-        """The seek becomes a game between its creator and the acceptor, started at once; the
-        creator's pages are told to go there. Its id; SeekRefused if another took the seek first."""
-        game = waiting_game(seek.variant, seek.time_control, seek.creator_id, seek.creator_side, self.now(),
-                            start_fen=seek.start_fen, mode=seek.mode, roster=seek.roster, rated=bool(seek.rated))
-        setattr(game, f"player{seek.creator_side ^ 1}_id", acceptor_id)
-        if not self.store.take_seek(seek.id, game):
+        """The seek becomes a game between its creator and the acceptor, started: the seek's end
+        and the started game are one transaction (`Store.take_seek`). The creator's pages are told
+        to go there. The game's id; SeekRefused if another took the seek first."""
+        now = self.now()
+        row = waiting_game(seek.variant, seek.time_control, seek.creator_id, seek.creator_side, now,
+                           start_fen=seek.start_fen, mode=seek.mode, roster=seek.roster, rated=bool(seek.rated))
+        setattr(row, f"player{seek.creator_side ^ 1}_id", acceptor_id)
+        names = {pid: self.store.player(pid).name for pid in (seek.creator_id, acceptor_id)}
+        game = await self.hub.offload.run(LiveGame.started, row, names, now)
+        if not self.store.take_seek(seek.id, game.sync_row(now)):
             raise SeekRefused(404, "this seek is gone: someone else accepted it first")
+        self.hub.adopt(game)
         self._removed([seek.id], "accepted")
-        await self.hub.start_game(game.id, game.player0_id, game.player1_id)
-        self._tell(seek.creator_id, {"type": "game_started", "game_id": game.id, "seek_id": seek.id})
-        return game.id
+        self._tell(seek.creator_id, {"type": "game_started", "game_id": row.id, "seek_id": seek.id})
+        return row.id
 
     def rating_of(self, player_id: int, pool: ratings.Pool) -> Rating:
         """The player's rating in the pool (a new player's if they have none there)."""
