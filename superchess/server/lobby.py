@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
-from . import ratings
+from . import ratings, variants
 from .clock import TIME_CONTROLS
 from .glicko2 import Rating
 from .hub import Connection, Hub
@@ -56,6 +56,9 @@ class QuickPool:
 def _load_pools() -> dict[str, QuickPool]:
     data = tomllib.loads(resources.files(__package__).joinpath("lobby.toml").read_text())
     pools = [QuickPool(f"{p['variant']}-{p['time_control']}", p["variant"], p["time_control"]) for p in data["pool"]]
+    for p in pools:
+        if p.variant not in variants.PLAYABLE or p.time_control not in TIME_CONTROLS:
+            raise ValueError(f"lobby.toml: pool {p.id} names an unknown variant or time control")
     return {p.id: p for p in pools}
 
 
