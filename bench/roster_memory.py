@@ -21,7 +21,7 @@ from pathlib import Path
 CHILD = """
 import gc, random, resource, sys, time
 from superchess.rules import Board, get_variant
-from superchess.rules.preview import empty_board_destinations, roster_problem, start_moves
+from superchess.rules.game.preview import empty_board_destinations, roster_problem, start_moves
 from superchess.rules.program import Program, Roster
 
 def rss_mb():
