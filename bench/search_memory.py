@@ -18,8 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from superchess.engine import native_search  # noqa: E402
 from superchess.engine.evaluate import evaluator_for  # noqa: E402
 from superchess.engine.levels import get_level  # noqa: E402
-from superchess.engine.play import choose_move  # noqa: E402
-from superchess.rules import Board, native  # noqa: E402
+from superchess.engine.families import choose_move  # noqa: E402
+from superchess import _native  # noqa: E402
+from superchess.rules import Board  # noqa: E402
 
 VARIANTS = ("chess", "super16", "superchess")
 
@@ -49,12 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--searches", type=int, default=1000)
     args = ap.parse_args(argv)
-    board = Board("super16")
-    ev = native_search.evaluation(evaluator_for(board._pos.variant, board._pos.rosters))
+    pos, _ = Board("super16").native_position()
+    ev = native_search.evaluation(evaluator_for(pos.variant, pos.rosters))
     for mb in (1, 16, 128):
-        s = native._native.Searcher(mb)
+        s = _native.Searcher(mb)
         before = s.nbytes()
-        s.search(board._pos, ev, depth=8)
+        s.search(pos, ev, depth=8)
         print(f"Searcher({mb:>3} MB) holds {before / 2**20:8.2f} MB before a search, {s.nbytes() / 2**20:8.2f} MB "
               f"after (Hash + {(s.nbytes() - mb * 2**20) / 2**20:+.2f} MB)")
     rng = random.Random(7)

@@ -34,13 +34,20 @@ from superchess.engine import native_search  # noqa: E402
 from superchess.engine.evaluate import Evaluator, default_params  # noqa: E402
 from superchess.engine.play import search_position  # noqa: E402
 from superchess.engine.search import Limits  # noqa: E402
-from superchess.rules import Board, native  # noqa: E402
+from superchess import _native  # noqa: E402
+from superchess.rules import Board  # noqa: E402
 
 EVAL_TOML = ROOT / "superchess" / "engine" / "eval.toml"
 SKIP = {"lazy_margin"}  # a speed setting, not a weight
 FLOAT_STEP = {"pawn_eg_share": 0.03}
 # (lowest, highest) a parameter may take: weights stay weights (not negative), shares stay shares
 BOUNDS = {"attack_divisor": (10, 1000), "garrison_deterrence_pct": (0, 100), "pawn_eg_share": (0.0, 1.0)}
+
+
+def model(board: Board) -> tuple:
+    """The (variant, rosters) the board's native position plays by: what an evaluator is made of."""
+    pos, _ = board.native_position()
+    return pos.variant, pos.rosters
 
 
 def opening(variant: str, plies: int, rng: random.Random) -> Board:
@@ -56,13 +63,13 @@ def opening(variant: str, plies: int, rng: random.Random) -> Board:
 
 
 def static_and_quiet(searcher, board: Board, ev) -> tuple[int, int]:
-    kept, _, quiet = searcher.evaluate(board._pos, ev)
+    kept, _, quiet = searcher.evaluate(board.native_position()[0], ev)
     return kept, quiet
 
 
 def play_games(args) -> None:
     rng = random.Random(args.seed)
-    searcher = native._native.Searcher(1)
+    searcher = _native.Searcher(1)
     with open(args.out, "w") as out:
         for variant in args.variants:
             written = 0
@@ -70,7 +77,7 @@ def play_games(args) -> None:
             for g in range(args.games):
                 native_search.forget()
                 board = opening(variant, args.opening_plies, rng)
-                ev = native_search.evaluation(Evaluator(board._pos.variant, board._pos.rosters))
+                ev = native_search.evaluation(Evaluator(*model(board)))
                 positions = []
                 result = 0.5
                 while True:
@@ -104,13 +111,13 @@ class Data:
         self.boards = [Board(variant, r["fen"]) for r in rows]
         self.results = [r["result"] for r in rows]
         self.signs = [1 if b.turn == 0 else -1 for b in self.boards]
-        self.searcher = native._native.Searcher(1)
+        self.searcher = _native.Searcher(1)
 
     def evals(self, params: dict) -> list[int]:
         """The static evaluations from Player 1's point of view with `params`."""
         b0 = self.boards[0]
-        ev = native_search.evaluation(Evaluator(b0._pos.variant, b0._pos.rosters, params))
-        return [s * self.searcher.evaluate(b._pos, ev)[0] for b, s in zip(self.boards, self.signs)]
+        ev = native_search.evaluation(Evaluator(*model(b0), params))
+        return [s * self.searcher.evaluate(b.native_position()[0], ev)[0] for b, s in zip(self.boards, self.signs)]
 
 
 def error(data: list[Data], params: dict, k: float) -> float:
@@ -215,9 +222,6 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--rounds", type=int, default=30)
     t.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    if not native.available():
-        print("the native core is not built (make native)", file=sys.stderr)
-        return 1
     (play_games if args.cmd == "games" else tune)(args)
     return 0
 

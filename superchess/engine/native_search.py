@@ -1,12 +1,12 @@
 """The native search (Rust, `superchess._native.Searcher`; native/src/search/) behind the engine's
-interface: `search_position` in play.py hands it every board of a variant the native core plays
-when the native core is selected (SUPERCHESS_CORE, as for the rules), and the Python search
-(search.py) stays the fallback.
+interface: `search_position` in play.py hands it every board that offers a native position (a
+variant the native core plays, when the native core is selected: SUPERCHESS_CORE, as for the
+rules), and the Python search (search.py) stays the fallback.
 
-What crosses over: the board's native position (a Python core board, as a Private game's
-believed model is replayed, is copied in its state with its history's hashes), the evaluation
-tables the Python evaluator builds (evaluate.py, parameters in eval.toml) and the limits. The
-search runs without the GIL on a copy of the position; a `StopRequest` (a threading.Event) stops
+What crosses over: the board's native position (`CoreBoard.native_position`: a Python core
+board, as a Private game's believed model is replayed, is copied in its state with its history's
+hashes), the evaluation tables the Python evaluator builds (evaluate.py, parameters in eval.toml)
+and the limits. The search runs without the GIL on a copy of the position; a `StopRequest` (a threading.Event) stops
 it from another thread. Memory: a searcher holds its transposition table (the Hash megabytes,
 never more) plus its move-ordering memory (`MEMORY_CONSTANT_BYTES` at most); a process keeps at
 most `KEEP` searchers (the UCI engine one).
@@ -20,14 +20,16 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 
-from ..rules import Board, native
-from ..rules.diagram_core import DiagramCorePosition
-from ..rules.encoding import MAX_CODE, type_of
-from ..rules.hooks import INSUFFICIENT_MATERIAL
+from ..rules.core.encoding import MAX_CODE, type_of
+from ..rules.core.hooks import INSUFFICIENT_MATERIAL
+from ..rules.core.native import NativePosition
 from .evaluate import Evaluator, evaluator_for, unpack
 from .search import MATE, Limits, Result, choose_near_best
 
-_native = native._native
+try:
+    from .. import _native
+except ImportError:  # not built: boards offer no native position, so nothing here runs
+    _native = None
 KEEP = 2
 #: the ordering memory of the largest board (1024 cells: 12 bytes per piece code and cell)
 MEMORY_CONSTANT_BYTES = 12 * MAX_CODE * 1024
@@ -48,14 +50,6 @@ class StopRequest(threading.Event):
         super().set()
         if self.flag is not None:
             self.flag.set()
-
-
-def usable(board: Board) -> bool:
-    """Does the native search play this board? (The native core is selected and plays its
-    variant.)"""
-    if native.core_of(board._pos) == "native":
-        return True
-    return native.available() and native.selected_core() == "native" and native.supports(board._pos)
 
 
 def evaluation(ev: Evaluator) -> "_native.Evaluation":
@@ -108,37 +102,26 @@ def python_score(score: int) -> int:
     return score
 
 
-def _position(board: Board):
-    """(native position, hashes of the positions before its own history) of a board."""
-    pos = board._pos
-    if native.core_of(pos) == "native":
-        return pos, []
-    unmoved = sorted(pos.unmoved) if isinstance(pos, DiagramCorePosition) else None
-    copy = _native.Position(native.native_tables(pos), pos.board, pos.side, pos.castling, pos.ep,
-                            pos.halfmove, pos.fullmove, pos.hold, unmoved)
-    return copy, pos.history_hashes()
-
-
-def static_evaluation(board: Board) -> int:
-    """The native evaluation of the board's position, from the side to move's point of view."""
+def static_evaluation(pos: NativePosition) -> int:
+    """The native evaluation of a native position, from the side to move's point of view."""
     global _probe
-    pos, _ = _position(board)
-    ev = evaluation(evaluator_for(board._pos.variant, board._pos.rosters))
+    ev = evaluation(evaluator_for(pos.variant, pos.rosters))
     _probe = _probe or _native.Searcher(1)
     return _probe.evaluate(pos, ev)[0]
 
 
-def search(board: Board, key: tuple, limits: Limits, root_moves: list[int], *, noise: int = 0, margin: int = 0,
-           rng: random.Random | None = None, hash_mb: int = 16, t0: float | None = None,
-           info: Callable[[Result], None] | None = None, stop_event: StopRequest | None = None) -> Result:
-    """Search the board's position natively among `root_moves` (move integers; ones the position
-    does not allow are ranked last); `key` names the variant and rosters (a searcher's table is
-    per key). As `Searcher.search` in search.py otherwise."""
+def search(pos: NativePosition, history: list[int], key: tuple, limits: Limits, root_moves: list[int], *,
+           noise: int = 0, margin: int = 0, rng: random.Random | None = None, hash_mb: int = 16,
+           t0: float | None = None, info: Callable[[Result], None] | None = None,
+           stop_event: StopRequest | None = None) -> Result:
+    """Search a native position (`CoreBoard.native_position`: the position and the hashes of the
+    positions before its own history) among `root_moves` (move integers; ones the position does
+    not allow are ranked last); `key` names the variant and rosters (a searcher's table is per
+    key). As `Searcher.search` in search.py otherwise."""
     if stop_event is not None and not isinstance(stop_event, StopRequest):
         raise TypeError("the native search stops on a StopRequest")
     rng = rng or random.Random()
-    pos, history = _position(board)
-    ev = evaluation(evaluator_for(board._pos.variant, board._pos.rosters))
+    ev = evaluation(evaluator_for(pos.variant, pos.rosters))
     start = t0 if t0 is not None else time.monotonic()
 
     def report(depth, seldepth, score, nodes, ms, pv, hashfull) -> None:

@@ -8,7 +8,8 @@ import pytest
 from superchess.engine import native_search
 from superchess.engine.play import search_position
 from superchess.engine.search import Limits
-from superchess.rules import Board, native
+from superchess.rules import Board
+from superchess.rules.core import native
 
 
 @pytest.mark.skipif(not native.available(), reason="the native core is not built")
@@ -18,7 +19,10 @@ def test_both_cores_boards_are_searched_alike(variant, moves):
     for text in moves:
         nat.push_text(text)
         py.push_text(text)
-    assert native_search.usable(nat) and native_search.usable(py)
+    own, history = nat.native_position()
+    assert own is nat.native_position()[0] and history == []  # the board's own position, with its history
+    copy, history = py.native_position()
+    assert copy.hash == py.zobrist_hash() and len(history) == len(moves)  # a copy, the history's hashes beside
     limits = dict(depth=3)
     native_search.forget()
     first = search_position(nat, Limits(**limits), seed=1)

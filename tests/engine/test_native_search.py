@@ -13,10 +13,16 @@ from superchess.engine import native_search
 from superchess.engine.evaluate import evaluator_for
 from superchess.engine.play import make_board, replay, search_position
 from superchess.engine.search import MATE, Limits
-from superchess.rules import Board, Roster, native
+from superchess.rules import Board, Roster
 from tests.rules.helpers import make_fen
 
-pytestmark = pytest.mark.skipif(not native.available(), reason="the native core is not built")
+_native = pytest.importorskip("superchess._native", reason="the native core is not built")
+
+
+def native_evaluation(board: Board):
+    """The board's native position and the native copy of its evaluator's tables."""
+    pos, _ = board.native_position()
+    return pos, native_search.evaluation(evaluator_for(pos.variant, pos.rosters))
 
 
 def fresh_search(variant, fen=None, **limits):
@@ -29,7 +35,7 @@ def fresh_search(variant, fen=None, **limits):
 
 def test_boards_of_the_native_core_are_searched_natively():
     board = make_board("chess", None, None)
-    assert board.core == "native" and native_search.usable(board)
+    assert board.core == "native" and board.native_position() is not None
     _, _, r, _ = fresh_search("chess", depth=3)
     assert r.seldepth >= 3  # only the native search reports its selective depth
 
@@ -142,8 +148,8 @@ def test_the_evaluation_kept_move_by_move_equals_a_fresh_one(variant, rosters):
     from scratch."""
     rng = random.Random(11)
     board = Board(variant, None, rosters)
-    ev = native_search.evaluation(evaluator_for(board._pos.variant, board._pos.rosters))
-    searcher = native._native.Searcher(1)
+    _, ev = native_evaluation(board)
+    searcher = _native.Searcher(1)
     codes = []
     for _ in range(60):
         moves = board.legal_moves
@@ -155,31 +161,30 @@ def test_the_evaluation_kept_move_by_move_equals_a_fresh_one(variant, rosters):
         board.push(move)
     start = Board(variant, None, rosters)
     for k in range(0, len(codes) + 1, 5):
-        kept, fresh, quiet = searcher.evaluate(start._pos, ev, codes[:k])
+        kept, fresh, quiet = searcher.evaluate(start.native_position()[0], ev, codes[:k])
         assert kept == fresh, (variant, k)
         assert abs(quiet) < 100_000
 
 
 def test_the_table_is_bounded_by_hash():
     for mb in (1, 4, 16):
-        s = native._native.Searcher(mb)
-        board = make_board("super16", None, None)
-        ev = native_search.evaluation(evaluator_for(board._pos.variant, board._pos.rosters))
-        s.search(board._pos, ev, depth=4)
+        s = _native.Searcher(mb)
+        pos, ev = native_evaluation(make_board("super16", None, None))
+        s.search(pos, ev, depth=4)
         assert mb * 2 ** 20 - 64 <= s.nbytes() - 12 * 128 * 256 <= mb * 2 ** 20
         assert s.nbytes() <= mb * 2 ** 20 + native_search.MEMORY_CONSTANT_BYTES
 
 
 def test_bad_input_is_refused():
     with pytest.raises(ValueError):
-        native._native.Searcher(0)
+        _native.Searcher(0)
     chess, super16 = make_board("chess", None, None), make_board("super16", None, None)
-    ev = native_search.evaluation(evaluator_for(super16._pos.variant, super16._pos.rosters))
-    s = native._native.Searcher(1)
+    super16_pos, ev = native_evaluation(super16)
+    s = _native.Searcher(1)
     with pytest.raises(ValueError):
-        s.search(chess._pos, ev)  # an evaluation of another board
+        s.search(chess.native_position()[0], ev)  # an evaluation of another board
     with pytest.raises(ValueError):
-        s.evaluate(super16._pos, ev, [12345])  # not a legal move
+        s.evaluate(super16_pos, ev, [12345])  # not a legal move
     with pytest.raises(TypeError):
         search_position(chess, Limits(depth=1), stop_event=threading.Event())
     with pytest.raises(ZeroDivisionError):  # a failing progress report ends the search with its error
@@ -213,5 +218,5 @@ def test_a_reprogrammed_piece_moves_and_is_valued_by_its_program():
     assert move == "b1h13" and r.score > 500  # b1-c3-d5-e7-f9-g11-h13: a Queen for nothing
     riding = evaluator_for("super16", rosters).value
     leaping = evaluator_for("super16", (Roster(), Roster())).value
-    knight = board._pos.code_for(0, "N")
+    knight = board.native_position()[0].code_for(0, "N")
     assert riding[knight] > leaping[knight]
