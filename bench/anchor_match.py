@@ -6,7 +6,8 @@ one game at a time (the engines think in turn, so a game takes one core). Openin
 seeded random plies from the start position (no captures where a quiet move exists); each opening
 is played twice with colours swapped. Clocks are kept by this script (wall time per reply, Fischer
 increment) and sent with every `go`; a side whose clock runs out loses (a draw if the other side
-cannot mate).
+cannot mate). Stockfish's Move Overhead is --overhead-ms (its default of 10 ms is too little for
+a loaded machine: it then loses won games on time).
 
 Adjudication: the rules end a game (checkmate, stalemate, insufficient material, threefold
 repetition or the 50-move rule, claimed as soon as possible); otherwise a game is won when both
@@ -67,7 +68,8 @@ def play_game(args, ours_white: bool, moves0: list[chess.Move]) -> tuple[float, 
     anchor = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
     try:
         ours.configure({"Level": args.level, "Hash": args.hash})
-        anchor.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1, "Hash": args.hash})
+        anchor.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1, "Hash": args.hash,
+                          "Move Overhead": args.overhead_ms})
         engines = {chess.WHITE: ours if ours_white else anchor, chess.BLACK: anchor if ours_white else ours}
         board = chess.Board()
         for m in moves0:
@@ -138,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--tc", default="10+0.1", help="clock per side, SECONDS+INCREMENT")
     ap.add_argument("--hash", type=int, default=64)
+    ap.add_argument("--overhead-ms", type=int, default=100,
+                    help="Stockfish's Move Overhead: its clock margin for the time a reply takes to reach this "
+                         "script (its default, 10 ms, loses games on time on a loaded machine)")
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--resign-cp", type=int, default=1000)

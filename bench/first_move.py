@@ -15,9 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, for tests.*
 
+from superchess.rules import VARIANTS as REGISTERED, spec_of  # noqa: E402
 from tests.server.real_server import Player, Process  # noqa: E402
 
-VARIANTS = ("super16", "chess", "superchess", "vanguard")
+VARIANTS = tuple(name for name in REGISTERED if spec_of(name).engine == "core")  # the native search's
 
 
 def main() -> int:

@@ -2,7 +2,9 @@
 
 Each side is a `superchess engine` process (python -m superchess.cli engine) started with the given
 build on its path (`--a-path`/`--b-path`: a folder holding the `superchess` package, e.g. a git
-worktree of another commit; default: this checkout) and the given Level. Games start from varied
+worktree of another commit; default: this checkout) and the given Level; or B is another UCI
+program (`--b-uci`, limited by `--b-elo`) whose move texts are ours (Fairy-Stockfish in chess and
+Capablanca Chess). Games start from varied
 openings (seeded random plies from the start position); each opening is played twice with colours
 swapped. A game still going at --max-plies is won by the side the static evaluation puts ahead by
 --adjudicate centipawns or more, else drawn. Clocks are kept by this script (wall time per reply, Fischer increment) and sent with every
@@ -17,6 +19,8 @@ and with --elo0/--elo1 the SPRT log-likelihood ratio and its verdict.
     git worktree add /tmp/old HEAD~1
     .venv/bin/python bench/match.py --b-path /tmp/old --a-level 8 --b-level 8 --tc 20+0.2 \\
         --elo0 0 --elo1 30 --games 400
+    .venv/bin/python bench/match.py --variant capablanca --b-uci /usr/games/fairy-stockfish --b-elo 2000 \
+        --tc 10+0.1 --concurrency 1
 """
 from __future__ import annotations
 
@@ -42,15 +46,16 @@ ADJUDICATION_EVALUATION = {"intergrid": lambda board: evaluate_layered(board.pos
 
 
 class UciProcess:
-    def __init__(self, path: Path, variant: str, level: int, hash_mb: int) -> None:
-        env = dict(os.environ, PYTHONPATH=str(path))
-        self.proc = subprocess.Popen([sys.executable, "-m", "superchess.cli", "engine"], cwd=str(path), env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    """A UCI engine in a subprocess, set up with `options` (name -> value)."""
+
+    def __init__(self, command: list[str], options: dict[str, object], cwd: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
         self.send("uci")
         self.wait_for("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send(f"setoption name Level value {level}")
-        self.send(f"setoption name Hash value {hash_mb}")
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait_for("readyok")
 
@@ -76,6 +81,25 @@ class UciProcess:
             self.proc.kill()
 
 
+def ours(path: Path, variant: str, level: int, hash_mb: int) -> UciProcess:
+    """`superchess engine` of the build in `path` at `level`."""
+    return UciProcess([sys.executable, "-m", "superchess.cli", "engine"],
+                      {"UCI_Variant": variant, "Level": level, "Hash": hash_mb},
+                      cwd=path, env=dict(os.environ, PYTHONPATH=str(path)))
+
+
+def anchor(command: str, variant: str, elo: int | None, hash_mb: int) -> UciProcess:
+    """Another program (e.g. Fairy-Stockfish) on one thread, limited to `elo` if given (its
+    UCI_LimitStrength and UCI_Elo); its moves must be written as ours are (Fairy-Stockfish's are in
+    chess and Capablanca Chess)."""
+    # Move Overhead: its clock margin for the way to this script and back (its default, 10 ms, loses
+    # won games on time on a loaded machine)
+    options = {"UCI_Variant": variant, "Threads": 1, "Hash": hash_mb, "Move Overhead": 100}
+    if elo:
+        options |= {"UCI_LimitStrength": "true", "UCI_Elo": elo}
+    return UciProcess([command], options)
+
+
 def opening(variant: str, plies: int, seed: int) -> list[str]:
     """Seeded random plies from the start (no game-ending moves), sorted choice for reproducibility."""
     rng = random.Random(seed)
@@ -95,8 +119,9 @@ def opening(variant: str, plies: int, seed: int) -> list[str]:
 
 def play_game(args, a_white: bool, moves0: list[str]) -> tuple[float, str]:
     """One game; returns (A's score, how it ended)."""
-    a = UciProcess(args.a_path, args.variant, args.a_level, args.hash)
-    b = UciProcess(args.b_path, args.variant, args.b_level, args.hash)
+    a = ours(args.a_path, args.variant, args.a_level, args.hash)
+    b = anchor(args.b_uci, args.variant, args.b_elo, args.hash) if args.b_uci else \
+        ours(args.b_path, args.variant, args.b_level, args.hash)
     engines = (a, b) if a_white else (b, a)
     base, inc = args.base_ms, args.inc_ms
     clock = [base, base]
@@ -196,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b-level", type=int, default=7)
     ap.add_argument("--a-path", type=Path, default=ROOT, help="folder holding build A's superchess package")
     ap.add_argument("--b-path", type=Path, default=ROOT, help="folder holding build B's superchess package")
+    ap.add_argument("--b-uci", help="B is this UCI program instead (e.g. /usr/games/fairy-stockfish)")
+    ap.add_argument("--b-elo", type=int, help="with --b-uci: its UCI_Elo (UCI_LimitStrength on)")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--tc", default="", help="clock per side, SECONDS+INCREMENT, e.g. 30+0.3; "
                                               "empty: untimed, the levels' own caps")
@@ -227,8 +254,9 @@ def main(argv: list[str] | None = None) -> int:
         jobs.append((True, op))
         jobs.append((False, op))
     jobs = jobs[:args.games]
-    print(f"match: {args.variant}, A = level {args.a_level} ({args.a_path}), B = level {args.b_level} "
-          f"({args.b_path}), {len(jobs)} games, {f'{args.nodes} nodes a move' if args.nodes else 'tc ' + (args.tc or 'levels')}, "
+    b_name = f"{args.b_uci} (UCI_Elo {args.b_elo or 'unlimited'})" if args.b_uci else \
+        f"level {args.b_level} ({args.b_path})"
+    print(f"match: {args.variant}, A = level {args.a_level} ({args.a_path}), B = {b_name}, {len(jobs)} games, {f'{args.nodes} nodes a move' if args.nodes else 'tc ' + (args.tc or 'levels')}, "
           f"{args.concurrency} at a time")
     results: list[float] = []
     endings: dict[str, int] = {}
