@@ -30,3 +30,11 @@ def test_both_cores_boards_are_searched_alike(variant, moves):
     second = search_position(py, Limits(**limits), seed=1)
     assert first[0] == second[0] and first[1].score == second[1].score
     assert nat.fen() == py.fen()
+
+
+def test_with_the_python_core_selected_the_python_search_plays(monkeypatch):
+    monkeypatch.setenv("SUPERCHESS_CORE", "python")
+    board = Board("chess")
+    assert board.core == "python" and board.native_position() is None
+    move, r = search_position(board, Limits(depth=2), seed=1)
+    assert move in {m.text for m in board.legal_moves} and r.seldepth == 0  # the native search reports one
