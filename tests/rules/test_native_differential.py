@@ -22,10 +22,9 @@ from superchess.rules.core.native import available
 from superchess.rules.core.program import Program, ProgramError, Roster
 from superchess.rules.diagram.variant import rules_from_diagram
 from superchess.rules.game.setups import random_substitution, substitution_fen
-
-from .chess_reference import KIWIPETE, POS3, POS4, POS5, POS6
-from .test_diagram_play import ORTHODOX, TINY
-from .test_properties import super16_positions
+from tests.oracles.chess_perft import KIWIPETE, POS3, POS4, POS5, POS6
+from tests.rules.diagram.helpers import ORTHODOX, TINY
+from tests.rules.strategies import super16_positions
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native core is not built")
 

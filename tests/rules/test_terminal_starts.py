@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from superchess.rules import VARIANTS, Board, Termination
-from tests.rules import tiling_reference as T
-
-from .helpers import make_fen
-from .test_tiling import position
+from tests.oracles import tiling as T
+from tests.oracles.tiling import position
+from tests.rules.helpers import make_fen
 
 EMPTY_POINTS = "/".join(["9"] * 9)
 #: 16 x 16 boards (super16, Vanguard): Black's King p16 in the corner, White's King a1.

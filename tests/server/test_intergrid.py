@@ -7,8 +7,8 @@ from __future__ import annotations
 from superchess.rules import Board
 from superchess.rules.game.record import Game
 
-from ..rules.test_intergrid_board import board
-from .util import act, computer_game, move, new_match, ok, recv_error, recv_state, sync, wait_for
+from ..rules.intergrid.helpers import board
+from .util import act, computer_game, legal, move, new_match, ok, recv_error, recv_state, sync, wait_for
 
 # intergrid I6: White's point Knight E2-C1 encloses the pawn b2 and the Bishop b1 (two captures)
 I6 = {"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r", "h8": "k", "h5": "K"}
@@ -24,10 +24,6 @@ def test_intergrid_is_offered_with_its_layout(server):
     cells = {c["name"]: c for c in layout["cells"]}
     assert (cells["a1"]["x"], cells["a1"]["y"]) == (0.5, 0.5) and (cells["I8"]["x"], cells["I8"]["y"]) == (8, 8)
     assert cells["E4"]["size"] < cells["e4"]["size"]
-
-
-def legal(state: dict) -> dict[str, dict]:
-    return {m["move"]: m for ms in state["legal"].values() for m in ms}
 
 
 def test_a_two_part_turn_with_an_enclosure_then_a_restart_mid_turn(server, restart):

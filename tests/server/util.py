@@ -123,6 +123,12 @@ def legal_moves(state: dict) -> dict[str, list[str]]:
     return {o: [o + m if isinstance(m, str) else m["move"] for m in ms] for o, ms in state["legal"].items()}
 
 
+def legal(state: dict) -> dict[str, dict]:
+    """The state's legal moves by move text, each as the server sends it (with its `via` and
+    `captures`), for variants whose every move is sent as an object."""
+    return {m["move"]: m for ms in state["legal"].values() for m in ms}
+
+
 # -- websocket helpers ----------------------------------------------------------------------------
 def recv(ws, timeout: float = 5.0) -> dict:
     """The next message from the server, failing (instead of hanging) after `timeout` seconds."""
