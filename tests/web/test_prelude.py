@@ -11,8 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .test_play import play, state
-from .test_superchess import glyph, holdings, wait_for_names
+from .helpers import glyph, holdings, play, state, wait_for_names
 
 START = {"a1": "R", "b1": "N", "c1": "B", "d1": "Q", "e1": "K", "f1": "B", "g1": "N", "h1": "R"}
 

@@ -3,7 +3,7 @@ Tables, integer moves) against the earlier stand-alone implementation, the oracl
 move texts (R21) in every position of seeded random games, the same position texts (1.1: unmoved
 rights R11, promotion R12, succession R16/R17) after every move, an incremental hash equal to the
 one computed from scratch, unmake back to the start, and perft agreement. The oracle is
-tests/rules/diagram_oracle.py."""
+tests/oracles/diagram.py."""
 from __future__ import annotations
 
 import random

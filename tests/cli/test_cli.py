@@ -6,15 +6,9 @@ import sys
 
 import pytest
 
-from superchess.cli import main
 from superchess.rules import Board
-from tests.rules import intergrid_reference as ig
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli.helpers import run
+from tests.oracles import intergrid as ig
 
 
 def test_fen_prints_the_start_position(capsys):

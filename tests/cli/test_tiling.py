@@ -1,15 +1,9 @@
 """The superchess command with Tiling Rider (multi-move turns, aggregate move texts)."""
 from __future__ import annotations
 
-from superchess.cli import main
 from superchess.rules import Board
-from tests.rules import tiling_reference as T
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli.helpers import run
+from tests.oracles import tiling as T
 
 
 def test_tilingrider_fen_and_moves_within_a_turn(capsys):

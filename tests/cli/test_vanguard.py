@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from superchess.rules import Board
-from tests.test_cli import run
+from tests.cli.helpers import run
 
 
 def test_vanguard_fen_moves_and_perft(capsys):
