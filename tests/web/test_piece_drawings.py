@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, screenshot, watch_for_page_errors
-from .test_play import start_match
+from .helpers import start_match
 
 SIZES = (42, 23)                          # desktop and phone (16 x 16 at 390 px) squares
 COLOURS = ("#d03030", "#3060d0")          # the default pair
@@ -107,7 +107,8 @@ def page(browser, server):
     assert not problems, problems
 
 
-@pytest.mark.parametrize("variant,letters", [("vanguard", VANGUARD), ("superchess", "KQRBNP" + SUPERCHESS)])
+@pytest.mark.parametrize("variant,letters", [("vanguard", VANGUARD), ("superchess", "KQRBNP" + SUPERCHESS),
+                                             ("capablanca", "KQCARBNP")])
 def test_every_piece_has_its_own_drawing_at_board_sizes(page, variant, letters):
     for size, fill in itertools.product(SIZES, COLOURS):
         drawn = drawings(page, variant, letters, size, fill)
