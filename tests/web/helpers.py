@@ -1,10 +1,13 @@
-"""Shared steps of the browser tests: two people start a match through an invitation, moves by
-clicking, the game's state from the API, what the page shows of holdings and drawings."""
+"""Shared steps of the browser tests: two people start a match through an invitation, a game against
+the computer from the home page, moves by clicking, the game's state from the API, what the page
+shows of holdings and drawings."""
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import expect
+
+FIRST_REPLY_MS = 60_000  # the computer's first move: its worker process is spawned and the engine loaded
 
 
 def start_match(pages, server, variant="super16", time_control="blitz-3+2", fen=None):
@@ -31,6 +34,16 @@ def start_match(pages, server, variant="super16", time_control="blitz-3+2", fen=
         expect(p.locator("#board [data-square]").first).to_be_attached()
     game_id = a.url.rsplit("/", 1)[1]
     return game_id
+
+
+def play_the_computer(page, level: int, side: int) -> str:
+    """Submit the home page's form for a game against the computer (its variant already chosen) at
+    `level`, the human as player `side`; returns the game's id once its page is open."""
+    page.select_option("#level", str(level))
+    page.select_option("#computer-side", str(side))
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    return page.url.rsplit("/", 1)[1]
 
 
 def play(page, other, frm, to, ply, promotion=None):

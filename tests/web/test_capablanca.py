@@ -9,33 +9,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot, watch_for_page_errors
-from .helpers import glyph, state
+from .conftest import screenshot
+from .helpers import FIRST_REPLY_MS, glyph, play_the_computer, state
 
 sf = pytest.importorskip("pyffish")
 
-FIRST_REPLY_MS = 60_000  # the worker process is spawned (and the engine loaded) on first use
 
-
-@pytest.fixture()
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    problems: list[str] = []
-    watch_for_page_errors(page, problems)
-    yield page
-    context.close()
-    assert not problems, problems
-
-
-def test_play_the_computer_by_clicking(page, server):
+def test_play_the_computer_by_clicking(desktop, server):
+    page = desktop
     page.goto(server.url + "/")
     page.select_option("#computer-variant", "capablanca")
-    page.select_option("#level", "1")
-    page.select_option("#computer-side", "0")
-    page.click("#play-computer")
-    page.wait_for_url(re.compile(r"/game/"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = play_the_computer(page, level=1, side=0)
     expect(page.locator("#status")).to_have_attribute("data-status", "active")
     expect(page.locator("#board [data-square]")).to_have_count(80)
     start = sf.start_fen("capablanca")

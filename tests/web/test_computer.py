@@ -7,8 +7,8 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
+from .helpers import FIRST_REPLY_MS, play_the_computer
 
-FIRST_REPLY_MS = 60_000   # the worker process is spawned (and the engine loaded) on first use
 REPLY_MS = 30_000
 
 
@@ -52,11 +52,7 @@ def test_play_the_computer_at_level_one(two_players, server):
     page.fill("#computer-setup-seed", "robot")
     expect(page.locator("#computer-setup")).to_have_attribute("data-preview", "ok")
     fen = page.text_content("#computer-setup-fen")
-    page.select_option("#level", "1")
-    page.select_option("#computer-side", "0")
-    page.click("#play-computer")
-    page.wait_for_url(re.compile(r"/game/"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = play_the_computer(page, level=1, side=0)
     expect(page.locator("#status")).to_have_attribute("data-status", "active")
     expect(page.locator("#name-1")).to_have_text("Computer level 1")
     st = api_state(page, server, game_id)
@@ -87,11 +83,7 @@ def test_the_computer_moves_first_when_it_is_player_one(two_players, server):
     expect(page.locator('#computer-variant option[value="chess"]')).to_have_count(1)
     page.select_option("#computer-variant", "chess")
     expect(page.locator("#computer-setup")).to_be_hidden()       # no generated set-ups for chess
-    page.select_option("#level", "1")
-    page.select_option("#computer-side", "1")
-    page.click("#play-computer")
-    page.wait_for_url(re.compile(r"/game/"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = play_the_computer(page, level=1, side=1)
     expect(page.locator("#name-0")).to_have_text("Computer level 1")
     expect(page.locator('#moves [data-ply="0"]')).to_have_count(1, timeout=FIRST_REPLY_MS)
     move = page.text_content('#moves [data-ply="0"]')

@@ -11,7 +11,7 @@ import itertools
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, screenshot, watch_for_page_errors
+from .conftest import ARTIFACTS, screenshot
 from .helpers import start_match
 
 SIZES = (42, 23)                          # desktop and phone (16 x 16 at 390 px) squares
@@ -96,15 +96,9 @@ def different_share(a: list[int], b: list[int]) -> float:
 
 
 @pytest.fixture()
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    problems: list[str] = []
-    watch_for_page_errors(page, problems)
-    page.goto(server.url + "/")
-    yield page
-    context.close()
-    assert not problems, problems
+def page(desktop, server):
+    desktop.goto(server.url + "/")
+    return desktop
 
 
 @pytest.mark.parametrize("variant,letters", [("vanguard", VANGUARD), ("superchess", "KQRBNP" + SUPERCHESS),
