@@ -104,6 +104,7 @@ VARIANTS = MappingProxyType({spec.name: spec for spec in (
     VariantSpec("super16", CORE),
     VariantSpec("chess", CORE),
     VariantSpec("superchess", CORE),
+    VariantSpec("capablanca", CORE),
     VariantSpec("intergrid", INTERGRID),
     VariantSpec("vanguard", DIAGRAM),
     VariantSpec("tilingrider", TILING),

@@ -10,14 +10,15 @@ server trusts: `superchess serve --trusted-proxies`).
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from fastapi import Request, Response
 from fastapi.requests import HTTPConnection
 
 from .passwords import Passwords
-from .store import GUEST_SESSION_MS, PlayerRow, Store, new_token
+from .store import GUEST_SESSION_MS, PlayerRow, Store
 from .throttle import Throttle
 
 GUEST_COOKIE, SESSION_COOKIE = "sc_guest", "sc_session"
@@ -35,6 +36,14 @@ def me(p: PlayerRow | None) -> dict:
     if p is None:
         return NOBODY
     return {"id": p.id, "name": p.name, "account": p.password_hash is not None, "colour": p.colour}
+
+
+def guest_names() -> Iterator[str]:
+    """Names to try for a new guest, readable and easy to tell apart: `Guest-4821`; a digit more
+    every few names taken, so that there is always a free one."""
+    for attempt in range(30):
+        digits = 4 + attempt // 3
+        yield f"Guest-{10 ** (digits - 1) + secrets.randbelow(9 * 10 ** (digits - 1))}"
 
 
 def client_of(request: Request) -> str:
@@ -92,11 +101,7 @@ class Accounts:
         return Visitor(self.player_of(request, response), lambda: self._new_guest(request, response))
 
     def _new_guest(self, request: Request, response: Response) -> PlayerRow:
-        for _ in range(5):
-            name = f"Guest-{new_token(4)[:6]}"
-            if not self.store.player_by_name(name):
-                break
-        p = self.store.add_player(name, None, self.now())
+        p = self.store.add_guest(guest_names(), self.now())
         self.set_cookie(request, response, GUEST_COOKIE, self.store.add_session(p.id, self.now()))
         return p
 

@@ -47,7 +47,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
     async def lifespan(app: FastAPI):
         variants.load_all()
         store.purge(now())  # before serving: nothing waits for it
-        services.hub.resume()  # last: the games' clocks run from the end of the start-up
+        services.hub.resume()  # the games' clocks run from the end of the start-up
+        services.lobby.resume()
         purging = asyncio.create_task(purge_regularly())
         yield
         purging.cancel()

@@ -8,10 +8,11 @@ import logging
 from collections import OrderedDict, defaultdict
 from typing import Callable
 
-from . import variants
+from . import ratings, variants
+from .glicko2 import Rating
 from .live import ActionError, LiveGame, NewMove
 from .offload import Offload
-from .store import GameRow, Store
+from .store import GameRow, GameSave, Store
 
 log = logging.getLogger("superchess.server")
 
@@ -143,8 +144,26 @@ class Hub:
         """A stored game as the server holds it, its states ready to send."""
         names = {pid: self.store.player(pid).name for pid in (row.player0_id, row.player1_id) if pid}
         g = LiveGame(row, moves, names, self.now())
+        g.show_ratings(self.ratings_view(row))
         g.prepare()
         return g
+
+    def ratings_view(self, row: GameRow) -> list[dict] | None:
+        """A rated game's players' ratings as its state shows them: what its end did to them once
+        it is rated, else their ratings in its pool now (`ratings.side_view`); None if casual."""
+        if not row.rated or row.player0_id is None or row.player1_id is None:
+            return None
+        changes = self.store.rating_changes(row.id) if row.status == "finished" else {}
+        pool = ratings.pool_of(row.variant, row.mode, row.time_control)
+        view = []
+        for pid in (row.player0_id, row.player1_id):
+            change = changes.get(pid)
+            if change:
+                view.append(ratings.side_view(change.after, change.deviation, change.before))
+            else:
+                now = self.store.rating(pid, pool) or Rating()
+                view.append(ratings.side_view(now.rating, now.deviation))
+        return view
 
     def resume(self) -> None:
         """After a (re)start: load every game in progress, then run their clocks from the moment the
@@ -198,7 +217,12 @@ class Hub:
             for pid in (player0, player1):
                 g.names[pid] = self.store.player(pid).name
             now = self.now()
-            await self._event(g, lambda: g.start(player0, player1, now), now)
+            await self._event(g, lambda: self._start(g, player0, player1, now), now)
+
+    def _start(self, g: LiveGame, player0: int, player1: int, now: int) -> dict:
+        event = g.start(player0, player1, now)
+        g.show_ratings(self.ratings_view(g.row))
+        return event
 
     async def decline(self, game_id: str) -> None:
         async with self.locks[game_id]:
@@ -253,7 +277,7 @@ class Hub:
         if not batch:  # a full batch was committed before this scheduled flush came round
             return
         try:
-            self.store.save_games([(g.sync_row(now), new_move) for g, _, now, new_move, _ in batch])
+            rated = self.store.save_games([self._save(g, now, new_move) for g, _, now, new_move, _ in batch]) or {}
         except Exception:
             log.exception("could not save games %s", [g.row.id for g, *_ in batch])
             for g, *_, done in batch:
@@ -261,6 +285,12 @@ class Hub:
                 if not done.done():
                     done.set_exception(ActionError("the server could not save that; please try again"))
             return
+        for g, *_ in batch:
+            if g.row.id in rated:
+                g.show_ratings([ratings.side_view(c["after"], c["deviation"], c["before"]) for c in rated[g.row.id]])
+            if g.spawned is not None:
+                self.adopt(g.spawned)
+                g.spawned = None
         # whoever must act now hears first, across the whole batch; then everyone else
         failed: dict[asyncio.Future, Exception] = {}
         for first in (True, False):
@@ -282,6 +312,23 @@ class Hub:
                     done.set_exception(failed[done])
                 else:
                     done.set_result(None)
+
+    @staticmethod
+    def _save(g: LiveGame, now: int, new_move: tuple | None) -> GameSave:
+        """What the group commit writes of a game: its row and new move; its pool if it is rated and
+        over (the store rates it once); the rematch it started."""
+        row = g.sync_row(now)
+        pool = ratings.pool_of(row.variant, row.mode, row.time_control) if row.rated and row.status == "finished" \
+            else None
+        return GameSave(row, new_move, pool, g.spawned.sync_row(now) if g.spawned else None)
+
+    def adopt(self, g: LiveGame) -> None:
+        """A game started elsewhere (an accepted seek, a rematch) and saved: served from here on."""
+        g.show_ratings(self.ratings_view(g.row))
+        self.live[g.row.id] = g
+        self._schedule(g)
+        if self.ai:
+            self.ai.consider(g)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int, to_move: bool) -> None:
         """Send the new state to the viewers who are (`to_move`) or are not the player to move."""

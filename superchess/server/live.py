@@ -12,7 +12,7 @@ from ..rules.game.record import Game, RecordError
 from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
-from .store import GameRow
+from .store import GameRow, waiting_game
 
 
 class ActionError(Exception):
@@ -22,6 +22,9 @@ class ActionError(Exception):
 MODES = ("default", "private", "symmetric", "prelude")
 #: the phase of an active game
 PLAY = "play"
+#: the phase of a game that is over (finished or aborted): a rematch may be offered
+OVER = "over"
+OVER_STATUSES = ("finished", "aborted")
 #: the modes with a set-up before play (Private rosters being chosen, Superchess's prelude): that
 #: phase is named after its mode, and this is why an action of play waits during it
 SETUP_WAITS = {"private": "the players are still choosing their rosters",
@@ -115,6 +118,9 @@ class LiveGame:
         self.resume(now)
         self._states: dict = {}
         self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
+        # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
+        self.ratings: list[dict] | None = None
+        self.spawned: LiveGame | None = None  # the rematch the last event started, until the hub takes it
 
     def resume(self, now: int) -> None:
         """Run the clock (or the set-up window) of the game just loaded as from `now`, when the
@@ -216,6 +222,15 @@ class LiveGame:
             return self.row.setup_deadline
         return self.clock.deadline() if self.row.status == "active" else None
 
+    def time_left(self, side: int, now: int) -> int | None:
+        """What a player has left as of `now` (ms): until the next deadline on their turn or in a
+        set-up (a flag fall, the end of an untimed first move's window, a Daily move's limit, the
+        set-up's end), else their clock; None when nothing runs."""
+        if self.row.status == "setup" or self.row.status == "active" and self.clock.running == side:
+            deadline = self.deadline()
+            return None if deadline is None else max(0, deadline - now)
+        return self.clock.remaining[side] if self.row.status == "active" else None
+
     def expired(self, now: int) -> bool:
         d = self.deadline()
         return d is not None and now >= d
@@ -231,6 +246,8 @@ class LiveGame:
         if side is None:
             raise ActionError("only the players of this game can do that")
         status = self.row.status
+        if status in OVER_STATUSES and OVER in rule.phases:
+            return rule.handle(self, side, payload, now)
         if status == "setup":
             if self.row.mode not in rule.phases:
                 raise ActionError(SETUP_WAITS[self.row.mode])
@@ -325,6 +342,62 @@ class LiveGame:
             self.game = self._game_with(rosters)
         self.game.abort()
         return self._finish(now)
+
+    # -- rematch ----------------------------------------------------------------------------
+    def _offer_rematch(self, side: int, payload: dict, now: int) -> dict:
+        self._refuse_rematch_if_impossible()
+        if self.row.rematch_offer == side ^ 1:
+            return self._accept_rematch(side, payload, now)
+        if self.row.rematch_offer == side:
+            raise ActionError("you have already offered a rematch")
+        self.row.rematch_offer = side
+        return {"kind": "rematch_offer", "side": side}
+
+    def _accept_rematch(self, side: int, payload: dict, now: int) -> dict:
+        """The rematch starts: a new game with the same settings and the sides swapped (`rematch`),
+        which the hub adds in the transaction that saves this event."""
+        self._refuse_rematch_if_impossible()
+        if self.row.rematch_offer != side ^ 1:
+            raise ActionError("there is no rematch offer to accept")
+        self.spawned = self.rematch(self.row.rematch_offer, now)
+        self.row.rematch_offer = None
+        self.row.rematch_id = self.spawned.row.id
+        return {"kind": "rematch", "game_id": self.row.rematch_id}
+
+    def _decline_rematch(self, side: int, payload: dict, now: int) -> dict:
+        if self.row.rematch_offer != side ^ 1:
+            raise ActionError("there is no rematch offer to decline")
+        self.row.rematch_offer = None
+        return {"kind": "rematch_declined", "side": side}
+
+    def _refuse_rematch_if_impossible(self) -> None:
+        if self.row.rematch_id:
+            raise ActionError("the rematch has started already")
+        if self.row.player0_id is None or self.row.player1_id is None:
+            raise ActionError("this game had no opponent to play again")
+        if self.damage:
+            raise ActionError(f"this game cannot be played again: {self.damage}")
+
+    def rematch(self, offered_by: int, now: int) -> "LiveGame":
+        """The rematch, started at `now`: the same variant, time control, mode, start position (a
+        prelude's is chosen anew, a Private game's rosters too) and rating, the players' sides
+        swapped; the side that offered it is its creator."""
+        row = self.row
+        new = waiting_game(row.variant, row.time_control, getattr(row, f"player{offered_by}_id"), offered_by ^ 1, now,
+                           start_fen=None if row.mode == "prelude" else row.start_fen, mode=row.mode,
+                           roster=row.roster0 if row.mode == "symmetric" else None, rated=bool(row.rated))
+        new.player0_id, new.player1_id = row.player1_id, row.player0_id
+        return LiveGame.started(new, dict(self.names), now)
+
+    @classmethod
+    def started(cls, row: GameRow, names: dict[int, str], now: int) -> "LiveGame":
+        """A new game (not stored yet) whose two players are set, started at `now`: its first
+        version, ready to send (rules work: run it off the event loop)."""
+        game = cls(row, [], names, now)
+        game.start(row.player0_id, row.player1_id, now)
+        game.bump_version()
+        game.prepare()
+        return game
 
     def _submit_roster(self, side: int, payload: dict, now: int) -> dict:
         if getattr(self.row, f"submitted{side}"):
@@ -424,7 +497,14 @@ class LiveGame:
         shared = self._cached("turn_start_json", self._turn_start_json) if self._draft_hidden_from(viewer) \
             else self._cached("shared_json", self._shared_json)
         legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
-        return f'{{{shared},{_compact(own)[1:-1]},"legal":{legal}}}'
+        ratings = self._cached("ratings_json", lambda: _compact(self.ratings))
+        return f'{{{shared},{_compact(own)[1:-1]},"ratings":{ratings},"legal":{legal}}}'
+
+    def show_ratings(self, view: list[dict] | None) -> None:
+        """The players' ratings as the state shows them (`ratings.side_view` per side), set by the
+        hub when the game is loaded or started and when its end is rated."""
+        self.ratings = view
+        self._states.pop("ratings_json", None)
 
     def prepare(self) -> None:
         """Build what every viewer's state shares for this version (the board, the legal moves, a
@@ -479,6 +559,8 @@ class LiveGame:
             and (self.clock.moves_made < 2 or self.damage is not None),
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
+            "can_rematch": status in OVER_STATUSES and viewer is not None and self.row.rematch_id is None
+            and self.row.player0_id is not None and self.row.player1_id is not None and self.damage is None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
 
     def _prelude_view(self) -> dict | None:
@@ -568,7 +650,7 @@ class LiveGame:
                 "files": geo.files, "ranks": geo.ranks,
                 "players": [{"name": names[s], "side": s} for s in (0, 1)],
                 "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
-                "time_control": {"id": self.tc.id, "name": self.tc.name}, "mode": row.mode,
+                "time_control": {"id": self.tc.id, "name": self.tc.name}, "mode": row.mode, "rated": bool(row.rated),
                 "drafted_turns": variants.drafted_turns(board.variant),
             }
             self._fixed = (key, fixed, _compact(fixed)[1:-1])
@@ -594,6 +676,7 @@ class LiveGame:
             "check": check, "captured": self._captured(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "draw_offer": row.draw_offer,
+            "rematch_offer": row.rematch_offer, "rematch": row.rematch_id,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
             "damage": self.damage,
@@ -621,6 +704,8 @@ class LiveGame:
 
 
 _IN_PLAY = frozenset({PLAY})
+_OVER = frozenset({OVER})
+_REMATCH_AT_END = "a rematch can be offered once the game is over"
 _PRELUDE_ONLY = "the prelude comes before the first move of a Superchess prelude game only"
 #: every action a player can send: its handler, and the phases that accept it
 ACTIONS: dict[str, Action] = {
@@ -636,4 +721,7 @@ ACTIONS: dict[str, Action] = {
                             "rosters are submitted before the first move of a Private game only"),
     "prelude_pick": Action(LiveGame._prelude_pick, frozenset({"prelude"}), _PRELUDE_ONLY),
     "prelude_swap": Action(LiveGame._prelude_swap, frozenset({"prelude"}), _PRELUDE_ONLY),
+    "offer_rematch": Action(LiveGame._offer_rematch, _OVER, _REMATCH_AT_END),
+    "accept_rematch": Action(LiveGame._accept_rematch, _OVER, _REMATCH_AT_END),
+    "decline_rematch": Action(LiveGame._decline_rematch, _OVER, _REMATCH_AT_END),
 }

@@ -1,5 +1,5 @@
 """What the endpoints share, made once per application: the store, the hub of live games (with the
-offload its rules work runs in), identity, the roster previews' throttle and the clock. The
+offload its rules work runs in), the lobby, identity, the roster previews' throttle and the clock. The
 application keeps them in `app.state.services`; an endpoint receives them through the dependency
 `ServicesDep`, and who is asking through `VisitorDep`."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from fastapi.requests import HTTPConnection
 from .accounts import Accounts, Visitor
 from .ai import AIPlayers
 from .hub import Hub
+from .lobby import Lobby
 from .offload import Offload
 from .passwords import Passwords
 from .store import Store
@@ -28,6 +29,7 @@ PREVIEWS_PER_CLIENT = (60, 60_000)
 class Services:
     store: Store
     hub: Hub
+    lobby: Lobby
     accounts: Accounts
     previews: Throttle  # roster previews per client address
     now: Callable[[], int]  # milliseconds
@@ -38,7 +40,8 @@ class Services:
         """The services over `store`, the computer thinking in pools `ai_executor` makes."""
         hub = Hub(store, now)
         hub.ai = AIPlayers(hub, ai_executor)
-        return cls(store, hub, Accounts(store, now, passwords), Throttle(*PREVIEWS_PER_CLIENT, now), now)
+        return cls(store, hub, Lobby(store, hub, now), Accounts(store, now, passwords),
+                   Throttle(*PREVIEWS_PER_CLIENT, now), now)
 
     @property
     def offload(self) -> Offload:
@@ -46,7 +49,8 @@ class Services:
         return self.hub.offload
 
     def close(self) -> None:
-        """Stop the worker pools (the application's shutdown)."""
+        """Stop the worker pools and the lobby's timers (the application's shutdown)."""
+        self.lobby.close()
         self.hub.ai.close()
         self.hub.offload.close()
         self.accounts.passwords.close()

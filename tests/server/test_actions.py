@@ -10,11 +10,12 @@ from superchess.server.live import ACTIONS, LiveGame
 from .util import act, move, new_match, recv_error, recv_state, sync
 
 PLAY_ACTIONS = ["move", "retract", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw"]
+REMATCH_ACTIONS = ["offer_rematch", "accept_rematch", "decline_rematch"]
 PRELUDE_ONLY = "the prelude comes before the first move of a Superchess prelude game only"
 
 
 def test_the_table_holds_every_action_of_the_protocol():
-    assert set(ACTIONS) == {*PLAY_ACTIONS, "abort", "submit_roster", "prelude_pick", "prelude_swap"}
+    assert set(ACTIONS) == {*PLAY_ACTIONS, *REMATCH_ACTIONS, "abort", "submit_roster", "prelude_pick", "prelude_swap"}
 
 
 @pytest.mark.parametrize("body, refused, reason", [
@@ -40,7 +41,8 @@ def test_once_play_began_the_set_up_actions_are_refused_with_their_reasons(serve
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1:
         before = recv_state(w1)["state"]
         for action, reason in (("submit_roster", "rosters are submitted before the first move of a Private game only"),
-                               ("prelude_pick", PRELUDE_ONLY), ("prelude_swap", PRELUDE_ONLY)):
+                               ("prelude_pick", PRELUDE_ONLY), ("prelude_swap", PRELUDE_ONLY),
+                               *((a, "a rematch can be offered once the game is over") for a in REMATCH_ACTIONS)):
             w1.send_json({"type": action})
             assert recv_error(w1) == reason
         assert sync(w1)["state"]["version"] == before["version"]

@@ -319,10 +319,11 @@ def piece_bytes(table: list, att: list | tuple) -> int:
 #: Ceilings of the caches of compiled tables for reprogrammed pieces and rosters, by estimated bytes
 #: (`piece_bytes`, `Tables.nbytes`): whatever rosters are compiled (previews, games), the two hold
 #: at most 144 MB together beyond each variant's default tables (one set per variant, kept);
-#: `bench/roster_memory.py` measured +167 MB of resident memory after 100 distinct maximal previews
-#: (+2.96 GB after 20 with the former count-bounded caches). One side's maximal super16 roster
-#: (11 pieces of 64 short slides) makes a table set of about 58 MB; both sides' (about 110 MB) are
-#: past the ceiling and not cached, but found again while a game's boards use them.
+#: `bench/roster_memory.py` measures about +167 MB of resident memory after 100 distinct maximal
+#: previews. The ceilings count bytes, not entries, because a table set ranges from kilobytes to
+#: tens of megabytes: one side's maximal super16 roster (11 pieces of 64 short slides) makes one of
+#: about 58 MB; both sides' (about 110 MB) are past the ceiling and not cached, but found again
+#: while a game's boards use them.
 PIECE_CACHE_BYTES = 48 << 20
 TABLE_CACHE_BYTES = 96 << 20
 _default_pieces: dict[tuple[str, int, int], tuple[list, list]] = {}

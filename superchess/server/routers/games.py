@@ -17,8 +17,11 @@ router = APIRouter()
 
 @router.get("/api/games")
 async def my_games(who: VisitorDep, s: ServicesDep) -> dict:
+    """The visitor's games: ongoing ones (those where it is their turn first, the least time left
+    first), finished ones and invitations, most recent first."""
     out = {"ongoing": [], "finished": [], "invitations": []}
     p = who.player
+    now = s.now()
     for row in s.store.games_of(p.id) if p else ():
         # games in progress are in memory, with their turn; the others' rows say all
         g = await s.hub.load(row.id) if row.status in ("active", "setup") else None
@@ -32,7 +35,8 @@ async def my_games(who: VisitorDep, s: ServicesDep) -> dict:
                    "your_turn": g is not None and side is not None and (
                        row.status == "active" and side == g.game.board.turn
                        or row.status == "setup" and not getattr(row, f"submitted{side}")),
-                   "result": row.result, "termination": row.termination,
+                   "result": row.result, "termination": row.termination, "rated": bool(row.rated),
+                   "time_left": g.time_left(side, now) if g is not None and side is not None else None,
                    "invite_url": f"/invite/{row.invite_token}" if row.creator_id == p.id else None}
         if row.status in ("active", "setup"):
             out["ongoing"].append(summary)
@@ -41,6 +45,8 @@ async def my_games(who: VisitorDep, s: ServicesDep) -> dict:
                 out["invitations"].append(summary)
         else:
             out["finished"].append(summary)
+    out["ongoing"].sort(key=lambda g: (not g["your_turn"], g["time_left"] if g["your_turn"] and g["time_left"] is not None
+                                       else float("inf")))
     return out
 
 

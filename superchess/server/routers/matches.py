@@ -8,13 +8,13 @@ from pydantic import BaseModel, Field
 from ...rules import Board, FenError
 from ...rules.game.preview import roster_problem
 from ...rules.game.setups import random_substitution, substitution_fen
-from .. import variants
+from .. import ratings, variants
 from ..accounts import Visitor
 from ..ai import LEVELS
-from ..clock import TIME_CONTROLS
+from ..clock import SPEEDS, TIME_CONTROLS
 from ..live import MODES
 from ..services import ServicesDep, VisitorDep
-from ..store import GameRow, PlayerRow, new_token
+from ..store import GameRow, PlayerRow, waiting_game
 from .rosters import roster_in
 
 router = APIRouter()
@@ -48,9 +48,9 @@ class SetupIn(BaseModel):
 def options() -> dict:
     return {"variants": [variants.option(v) for v in variants.names()],
             "time_controls": [{"id": tc.id, "name": tc.name, "initial": tc.initial_ms // 1000,
-                               "increment": tc.increment_ms // 1000, "daily": tc.daily}
+                               "increment": tc.increment_ms // 1000, "daily": tc.daily, "speed": tc.speed}
                               for tc in TIME_CONTROLS.values()],
-            "levels": list(LEVELS)}
+            "levels": list(LEVELS), "speeds": list(SPEEDS), "rating_variants": list(ratings.rating_variants())}
 
 
 @router.post("/api/matches")
@@ -62,7 +62,7 @@ async def create_match(body: MatchIn, who: VisitorDep, s: ServicesDep) -> dict:
             raise HTTPException(404, f"no account named {body.invite.strip()!r}")
         if invited.id == who.id:
             raise HTTPException(400, "you cannot invite yourself")
-    row = await s.offload.run(_new_game, body, who, s.now(), invited)
+    row = await s.offload.run(new_game, body, who, s.now(), invited)
     s.store.add_game(row)
     return {"game_id": row.id, "invite_url": f"/invite/{row.invite_token}"}
 
@@ -71,7 +71,7 @@ async def create_match(body: MatchIn, who: VisitorDep, s: ServicesDep) -> dict:
 async def play_computer(body: ComputerMatchIn, who: VisitorDep, s: ServicesDep) -> dict:
     if body.invite:
         raise HTTPException(400, "a game against the computer invites nobody")
-    row = await s.offload.run(_new_game, body, who, s.now())
+    row = await s.offload.run(new_game, body, who, s.now())
     bot = s.store.bot(body.level, s.now())
     setattr(row, f"player{body.creator_side ^ 1}_id", bot.id)
     s.store.add_game(row)
@@ -88,7 +88,7 @@ async def setup_preview(body: SetupIn, s: ServicesDep) -> dict:
     return await s.offload.run(_setup, body.variant, body.seed, body.squares)
 
 
-def _new_game(body: MatchIn, creator: Visitor, now: int, invited: PlayerRow | None = None) -> GameRow:
+def new_game(body: MatchIn, creator: Visitor, now: int, invited: PlayerRow | None = None) -> GameRow:
     """A validated match created at `now` (HTTP 400 naming what is wrong), not yet stored; a
     creator without an identity gets one (a guest) once the match is valid. Rules work: run it off
     the event loop."""
@@ -126,17 +126,9 @@ def _new_game(body: MatchIn, creator: Visitor, now: int, invited: PlayerRow | No
         _playable_start(Board(body.variant, fen, (proposal, proposal)))
     elif body.roster:
         raise HTTPException(400, "only symmetric mode takes a roster at creation")
-    creator_id = creator.player_or_guest().id
-    tc = TIME_CONTROLS[body.time_control]
-    start = tc.per_move_ms if tc.daily else tc.initial_ms
-    row = GameRow(id=new_token(9), variant=body.variant, start_fen=fen, time_control=tc.id, status="waiting",
-                  creator_id=creator_id, creator_side=body.creator_side,
-                  invited_id=invited.id if invited else None,
-                  invite_token=new_token(), remaining0=start, remaining1=start, version=0,
-                  created_at=now, updated_at=now, mode=body.mode,
-                  roster0=proposal.text() if proposal else None, roster1=proposal.text() if proposal else None)
-    setattr(row, f"player{body.creator_side}_id", creator_id)
-    return row
+    return waiting_game(body.variant, body.time_control, creator.player_or_guest().id, body.creator_side, now,
+                        start_fen=fen, mode=body.mode, roster=proposal.text() if proposal else None,
+                        invited_id=invited.id if invited else None)
 
 
 def _setup(variant_name: str, seed: str | None, squares: dict[str, str] | None) -> dict:

@@ -1,5 +1,5 @@
-"""The browser's pages (the home page, a game, the roster editor, an invitation) and their static
-files (superchess/web)."""
+"""The browser's pages (the home page with the lobby, a game, the roster editor, an invitation, a
+player's profile, the leaderboards) and their static files (superchess/web)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,3 +33,13 @@ def rosters_page() -> FileResponse:
 @router.get("/invite/{token}")
 def invite_page(token: str) -> FileResponse:
     return FileResponse(PAGES / "invite.html")
+
+
+@router.get("/@/{name}")
+def profile_page(name: str) -> FileResponse:
+    return FileResponse(PAGES / "profile.html")
+
+
+@router.get("/leaderboard")
+def leaderboard_page() -> FileResponse:
+    return FileResponse(PAGES / "leaderboard.html")

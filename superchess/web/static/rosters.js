@@ -7,6 +7,7 @@
 // (it is never sent: toRoster() leaves it out).
 
 import * as api from './api.js';
+import { stayPresent } from './presence.js';
 import { BoardView, parseSquare, piecesFromFen, squareName } from './board.js';
 import { DEFAULT_COLOURS, DEFAULT_SET, pieceIcon } from './pieces.js';
 import { openStore } from './rosterstore.js';
@@ -346,4 +347,5 @@ window.superchess = {
   board, startBoard, get roster() { return toRoster(); }, get letter() { return letter; }, get origin() { return origin; },
 };
 
+stayPresent(); // a seek of ours stays in the lobby while this page is open
 start();
