@@ -88,9 +88,13 @@ def test_a_game_ends_in_checkmate_when_the_turn_ends(server):
         assert final["reason"] == "Checkmate — Player 1 wins" and final["legal"] == {}
         w2.send_json({"type": "move", "move": "a8a7"})
         assert recv_error(w2) == "the game is not in progress"
-    record = m.p1.get(f"/api/games/{m.id}/record")
-    assert record.status_code == 200 and "\n1. c7b7 1-0" in record.text, record.text  # a turn is its moves
+    record = m.p1.get(f"/api/games/{m.id}/record")  # readable: a turn on one line, its mark at its end
+    assert record.status_code == 200 and "\n1. Qb7# 1-0" in record.text, record.text
     assert Game.parse(record.text).board.is_checkmate()  # the record reads back to the same mate
+    machine = m.p1.get(f"/api/games/{m.id}/record?notation=coordinates")
+    assert "\n1. c7b7 1-0" in machine.text, machine.text  # a turn is its moves
+    assert Game.parse(machine.text).board.is_checkmate()
+    assert m.p1.get(f"/api/games/{m.id}/record?notation=nonsense").status_code == 400
 
 
 def test_the_computer_plays_whole_turns(server, threads):

@@ -73,8 +73,10 @@ def _parts(board: BaseBoard, move: Move, lists_captures: bool) -> _Parts:
     group = board.cell(origin) != move.from_cell  # a cell named by its lower-left square: a unit moving
     effects = board.effects(move)
     landing = {cell for cell, _, after in effects if after is not None and after.side == mover}
+    # an enemy piece removed or replaced by the mover's (not one that changes and stays the
+    # opponent's: a royal successor, vanguard R-succession)
     captured = [cell for cell, before, after in effects
-                if before is not None and before.side != mover and after != before]
+                if before is not None and before.side != mover and (after is None or after.side == mover)]
     promotion = f"={move.promotion}" if move.promotion else ""
     letter = piece.letter * 2 if group else "" if piece.letter == PAWN else piece.letter
     if move.from_cell == move.to_cell and not group:  # a pass, or a capture without moving
@@ -189,36 +191,54 @@ def mark(board: BaseBoard, mover: int) -> str:
 
 def readable(board: BaseBoard, move: Move) -> str:
     """The readable text of the legal `move` with its mark; the board is left as it was."""
-    text = plain_text(board, move)
-    mover = board.turn
+    text = played_text(board, move)
+    board.pop()
+    return text
+
+
+def played_text(board: BaseBoard, move: Move) -> str:
+    """Play the legal `move` on `board` and return its readable text with its mark."""
+    text, mover = plain_text(board, move), board.turn
     board.push(move)
-    try:
-        return text + mark(board, mover)
-    finally:
-        board.pop()
+    return text + mark(board, mover)
 
 
-def readable_moves(board: BaseBoard) -> list[str]:
-    """The readable text of every move of the board's history (`move_stack`), in order."""
+def _history(board: BaseBoard) -> list[tuple[str, bool]]:
+    """(readable text, whether it ended its turn) of every move of the board's history."""
     replay = board.copy()
     moves = list(replay.move_stack)
     for _ in moves:
         replay.pop()
     out = []
     for mv in moves:
-        text, mover = plain_text(replay, mv), replay.turn
-        replay.push(mv)
-        out.append(text + mark(replay, mover))
+        mover = replay.turn
+        out.append((played_text(replay, mv), replay.turn != mover))
     return out
+
+
+def readable_moves(board: BaseBoard) -> list[str]:
+    """The readable text of every move of the board's history (`move_stack`, `end` moves included:
+    their mark alone), in order."""
+    return [text for text, _ in _history(board)]
+
+
+def readable_turns(board: BaseBoard) -> list[str]:
+    """The board's history as turns, each on one line (`turn_line`); the last may be unfinished."""
+    turns: list[list[str]] = [[]]
+    for text, ends in _history(board):
+        turns[-1].append(text)
+        if ends:
+            turns.append([])
+    return [turn_line(t) for t in turns if t]
 
 
 def read(board: BaseBoard, text: str) -> Move:
     """The legal move written `text` in readable or machine text (marks `+`/`#` ignored, `0-0` taken
-    for `O-O`); IllegalMoveError when no legal move or more than one is written so."""
+    for `O-O`, the empty text or a mark alone for `end`); IllegalMoveError when no legal move or more than one is written so."""
     word = text.strip().rstrip(_MARKS).replace("0-0", "O-O")
-    if word == END_TURN:
-        return board.parse_move(END_TURN)
     legal = {mv.text: mv for mv in board.legal_moves}
+    if not word and END_TURN in legal:  # the end of a turn is written as its mark alone
+        return legal[END_TURN]
     if word in legal:
         return legal[word]
     forms = _forms(board)
