@@ -203,17 +203,32 @@ def played_text(board: BaseBoard, move: Move) -> str:
     return text + mark(board, mover)
 
 
-def _history(board: BaseBoard) -> list[tuple[str, bool]]:
-    """(readable text, whether it ended its turn) of every move of the board's history."""
+def _played(board: BaseBoard, moves: list[Move]) -> list[tuple[str, bool]]:
+    """(readable text, whether it ended its turn) of each of `moves` played in turn from the board's
+    position (on a copy)."""
     replay = board.copy()
-    moves = list(replay.move_stack)
-    for _ in moves:
-        replay.pop()
     out = []
     for mv in moves:
         mover = replay.turn
         out.append((played_text(replay, mv), replay.turn != mover))
     return out
+
+
+def _turn_lines(played: list[tuple[str, bool]]) -> list[str]:
+    turns: list[list[str]] = [[]]
+    for text, ends in played:
+        turns[-1].append(text)
+        if ends:
+            turns.append([])
+    return [turn_line(t) for t in turns if t]
+
+
+def _history(board: BaseBoard) -> list[tuple[str, bool]]:
+    """`_played` of the board's history, from its start."""
+    start = board.copy()
+    for _ in board.move_stack:
+        start.pop()
+    return _played(start, list(board.move_stack))
 
 
 def readable_moves(board: BaseBoard) -> list[str]:
@@ -224,12 +239,13 @@ def readable_moves(board: BaseBoard) -> list[str]:
 
 def readable_turns(board: BaseBoard) -> list[str]:
     """The board's history as turns, each on one line (`turn_line`); the last may be unfinished."""
-    turns: list[list[str]] = [[]]
-    for text, ends in _history(board):
-        turns[-1].append(text)
-        if ends:
-            turns.append([])
-    return [turn_line(t) for t in turns if t]
+    return _turn_lines(_history(board))
+
+
+def line_turns(board: BaseBoard, moves: list[Move]) -> list[str]:
+    """The legal line `moves` from the board's position as turns, each on one line (an engine's
+    best line); the board is left as it was."""
+    return _turn_lines(_played(board, moves))
 
 
 def read(board: BaseBoard, text: str) -> Move:
