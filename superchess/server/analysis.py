@@ -51,7 +51,7 @@ def position_state(variant: str, fen: str | None, moves: list[str], rosters: lis
     outcome = board.outcome()
     return {
         "variant": board.variant.name, "files": geo.files, "ranks": geo.ranks,
-        "start_fen": board.starting_fen, "fen": board.fen(), "turn": board.turn,
+        "start_fen": board.starting_fen, "fen": board.fen(), "turn": board.turn, "ply": _ply(board),
         "pieces": board.piece_symbols(),
         "legal": json.loads(variants.legal_json(board)) if outcome is None else {},
         "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
@@ -68,6 +68,11 @@ def position_state(variant: str, fen: str | None, moves: list[str], rosters: lis
     }
 
 
+def _ply(board: BaseBoard) -> int:
+    """The board's turn as a ply number (the moves of a turn share one)."""
+    return (board.fullmove_number - 1) * 2 + board.turn
+
+
 def _board(variant: str, fen: str | None, rosters: list[dict] | None) -> BaseBoard:
     if not variants.known(variant):
         raise ValueError(f"unknown variant {variant!r}")
@@ -77,14 +82,20 @@ def _board(variant: str, fen: str | None, rosters: list[dict] | None) -> BaseBoa
 
 def imported(record: str) -> dict:
     """A pasted record (either notation) as the analysis board starts from it: its variant, start
-    FEN, rosters, headers, result and moves (machine texts, and readable: "notation"). ValueError
+    FEN, rosters, headers, result and moves (machine texts, readable: "notation", and each one's turn
+    as a ply number: "plies"). ValueError
     (RecordError) when it cannot be read."""
     game = Game.parse(record)
     board = game.board
+    plies: list[int] = []  # each move's turn as a ply number
+    replay = Board(board.variant.name, board.starting_fen, board.rosters if any(board.rosters) else None)
+    for move in board.move_stack:
+        plies.append(_ply(replay))
+        replay.push(move)
     return {"variant": board.variant.name, "fen": board.starting_fen,
             "rosters": [r.to_data() for r in board.rosters] if any(board.rosters) else None,
             "headers": game.headers, "result": game.result(), "moves": [m.text for m in board.move_stack],
-            "notation": notation.readable_moves(board)}
+            "notation": notation.readable_moves(board), "plies": plies}
 
 
 def record_of(variant: str, fen: str | None, moves: list[str], rosters: list[dict] | None) -> str:
