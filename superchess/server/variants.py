@@ -92,7 +92,7 @@ def option(name: str) -> dict:
     caps = VARIANTS[name].capabilities
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": caps.reprogrammable, "holdings": caps.holdings, "setups": caps.setups,
-            "multi_move": caps.multi_move}
+            "multi_move": caps.multi_move, "named_pieces": caps.named_pieces}
 
 
 def piece_entries(variant: VariantInfo) -> list[dict]:

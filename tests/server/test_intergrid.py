@@ -18,6 +18,7 @@ def test_intergrid_is_offered_with_its_layout(server):
     b = server.browser()
     option = {v["name"]: v for v in ok(b.get("/api/options"))["variants"]}["intergrid"]
     assert option["multi_move"] and not option["reprogrammable"] and not option["setups"]
+    assert not option["named_pieces"]  # its pieces are drawn by letter: no /pieces to ask for
     layout = ok(b.get("/api/variants/intergrid/layout"))
     shapes = [c["shape"] for c in layout["cells"]]
     assert (shapes.count("square"), shapes.count("point")) == (64, 81)  # intergrid R1

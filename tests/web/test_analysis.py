@@ -77,3 +77,27 @@ def test_analyse_at_the_end_of_a_game(two_players, server):
     a.wait_for_url(re.compile(rf"/analysis\?game={game_id}"))
     expect(a.locator("#tree .tree-move")).to_have_text(["1. h4", "h13"])
     expect(a.locator('#board [data-square="h13"]')).to_have_attribute("data-piece", "p")
+
+
+def test_a_multi_move_turn_on_the_analysis_board(browser, server):
+    """InterGrid: a turn's square and point moves, then "End turn"; the move list writes each move,
+    the engine line writes a turn on one line; no request fails (no pieces list for InterGrid)."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    problems: list[str] = []
+    watch_for_page_errors(page, problems)
+    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server.url + "/analysis?variant=intergrid")
+    expect(page.locator('#board [data-square="G1"]')).to_be_attached()
+    for frm, to in (("e2", "e4"), ("G1", "E2"), ("e7", "e5")):
+        page.click(f'#board [data-square="{frm}"]')
+        page.click(f'#board [data-square="{to}"]')
+        expect(page.locator(f'#board [data-square="{to}"]')).to_have_attribute("data-piece", re.compile("[Pp]|N"))
+    expect(page.locator("#end-turn")).to_be_visible()
+    page.click("#end-turn")
+    expect(page.locator("#tree .tree-move")).to_have_text(["1. e4", "NE2", "e5", "⏎"])
+    expect(page.locator("#status")).to_have_text("Player 1 to move")
+    page.click("#engine-go")
+    expect(page.locator("#engine-line")).to_contain_text(re.compile(r"^2\. \S+,\S+"), timeout=30000)
+    context.close()
+    assert not problems, problems

@@ -14,6 +14,7 @@ const post = (path, body) => api.postJSON(`/api/analysis/${path}`, body);
 let nodes = [];
 let current = null;
 let setup = { variant: 'super16', fen: null, rosters: null };
+let namedPieces = new Set();  // the variants whose pieces the server names (GET /api/variants/{v}/pieces)
 let engineAsked = 0;  // the node id of the last engine request (an answer for another node is dropped)
 
 const board = new BoardView($('#board'), { onMove: (move) => play(move) });
@@ -217,7 +218,8 @@ async function startFrom(variant, fen, rosters = null) {
   $('#fen').value = fen || '';
   board.setFlipped(false);
   api.variantLayout(variant).then((layout) => board.setLayout(layout)).catch(() => board.setLayout(null));
-  pieceSetFor(variant).then((set) => board.setPieceSet(set)).catch(() => {});
+  board.setPieceSet(null);
+  if (namedPieces.has(variant)) pieceSetFor(variant).then((set) => board.setPieceSet(set)).catch(() => {});
   $('#engine-score').textContent = '';
   $('#engine-line').textContent = '';
   showBar(null);
@@ -264,6 +266,7 @@ async function start() {
   try {
     const opts = await api.options();
     $('#variant').replaceChildren(...opts.variants.map((v) => h('option', { value: v.name }, v.title)));
+    namedPieces = new Set(opts.variants.filter((v) => v.named_pieces).map((v) => v.name));
   } catch (err) {
     showMessage(err.message);
   }
