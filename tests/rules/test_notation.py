@@ -13,6 +13,8 @@ from superchess.rules.core.turns import END_TURN
 from superchess.rules.game import notation
 from superchess.rules.game.record import Game
 
+from .test_tiling_board import board as tiling_board
+
 chess = pytest.importorskip("chess")
 
 PLIES = {"tilingrider": 24, "intergrid": 40}
@@ -184,3 +186,12 @@ def test_record_reads_readable_and_machine_words_mixed():
 def test_record_with_a_bad_readable_move_is_refused():
     with pytest.raises(ValueError, match="move 3"):
         Game.parse('[Variant "chess"]\n\n1. e4 e5 2. Nd5 *')
+
+
+def test_tiling_aggregate_is_its_letter_doubled():
+    """tiling-rider R6: four like pieces on a unit move as one aggregate (`@c5c11`): `WW`, with `x`
+    when it takes pieces anywhere on its destination unit."""
+    b = tiling_board({"c5": "W", "c6": "W", "d5": "W", "d6": "W", "c11": "f", "d12": "n", "a6": "g"})
+    written = notation.move_texts(b)
+    assert (written["@c5c9"], written["@c5c11"], written["@c5a5"]) == ("WWc9", "WWxc11", "WWxa5")
+    assert notation.read(b, "WWxc11").text == "@c5c11"
