@@ -86,7 +86,12 @@ def test_chess_matches_python_chess_san(core):
             moves = ours.legal_moves
             if not moves:
                 break
-            written = {m.text: notation.readable(ours, m) for m in moves}
+            written = {}
+            for m, text in notation.move_texts(ours).items():  # `readable` move by move, one listing
+                mover = ours.turn
+                ours.push(ours.parse_move(m))
+                written[m] = text + notation.mark(ours, mover)
+                ours.pop()
             assert written == {m.uci(): ref.san(m) for m in ref.legal_moves}, ref.fen()
             move = rng.choice(moves)
             ours.push(move)
