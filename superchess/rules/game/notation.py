@@ -250,7 +250,8 @@ def line_turns(board: BaseBoard, moves: list[Move]) -> list[str]:
 
 def read(board: BaseBoard, text: str) -> Move:
     """The legal move written `text` in readable or machine text (marks `+`/`#` ignored, `0-0` taken
-    for `O-O`, the empty text or a mark alone for `end`); IllegalMoveError when no legal move or more than one is written so."""
+    for `O-O`, the empty text or a mark alone for `end`); IllegalMoveError when no legal move or more
+    than one is written so."""
     word = text.strip().rstrip(_MARKS).replace("0-0", "O-O")
     legal = {mv.text: mv for mv in board.legal_moves}
     if not word and END_TURN in legal:  # the end of a turn is written as its mark alone

@@ -99,7 +99,7 @@ class Game:
         lines = [f'[{k} "{_escape(headers[k])}"]' for k in order]
         words = []
         side, number = self._start
-        # a multi-move turn is its moves, e.g. "e2e4 G1E2", or one readable word "e4,GE2" (intergrid)
+        # a multi-move turn is its moves, e.g. "e2e4 G1E2", or one readable word "e4,NE2" (intergrid)
         for turn in notation.readable_turns(b) if readable else b.turn_texts():
             if side == 0:
                 words.append(f"{number}.")
