@@ -75,7 +75,9 @@ def test_a_turn_with_a_retraction_and_an_aggregate_move_is_private_until_it_ends
         assert seen["state"]["fen"] == fen and seen["state"]["aggregates"] == []
         assert http_state(m.p2, m.id)["pieces"] == s2["pieces"] and http_state(m.p1, m.id)["turn_moves"] == 1
         assert http_state(server.browser(), m.id)["pieces"] == s2["pieces"]  # nor do watchers
-        assert "c7c6" not in ok_text(m.p2.get(f"/api/games/{m.id}/record"))  # nor does the record tell
+        assert "c7c6" not in ok_text(m.p2.get(f"/api/games/{m.id}/record?notation=coordinates"))  # nor does the
+        assert "1. " not in ok_text(m.p2.get(f"/api/games/{m.id}/record"))  # record tell, in either form
+        assert seen["state"]["notation"] == [] and len(own["notation"]) == 1
         w2.send_json({"type": "retract"})
         assert recv_error(w2) == "it is not your turn"
 

@@ -197,6 +197,8 @@ function render(st, fresh = true) {
   renderMoves(st);
   $('#fen').value = st.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);
+  $('#analyse').href = `/analysis?game=${encodeURIComponent(st.id || gameId)}`;
+  $('#analyse').hidden = !['finished', 'aborted'].includes(st.status);
 
   const colourLabel = $('#colour-label');
   colourLabel.hidden = !isPlayer(st);

@@ -67,7 +67,7 @@ def test_chess_record_round_trip_with_claimed_draw():
 
 
 @pytest.mark.parametrize("text,message", [
-    ('[Variant "super16"]\n\n1. h2h5 *', "move 1: illegal move h2h5"),
+    ('[Variant "super16"]\n\n1. h2h5 *', "move 1: no legal move is written 'h2h5'"),
     ('[Variant "nope"]\n\n*', "unknown variant"),
     ('[Variant "super16"\n\n*', "bad header"),
     ('[Variant "super16"]\n[Result "1-0"]\n\n1. h2h4 0-1', "differs from the Result header"),
