@@ -13,7 +13,7 @@ from superchess.rules.core.turns import END_TURN
 from superchess.rules.game import notation
 from superchess.rules.game.record import Game
 
-from .test_tiling_board import board as tiling_board
+from tests.rules.tiling.helpers import board as tiling_board
 
 chess = pytest.importorskip("chess")
 
