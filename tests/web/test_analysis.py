@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import screenshot, watch_for_page_errors
-from .test_play import play, start_match
+from .helpers import play, start_match
 
 RECORD = """[Variant "super16"]
 
