@@ -1,4 +1,4 @@
-"""Password guessing against a real server: what it costs the server (issue 18, item 4).
+"""Password guessing against a real server: what it costs the server.
 
 Starts `superchess serve` (default argon2 parameters) in a subprocess on a free port with a fresh
 data folder, registers accounts, then measures:

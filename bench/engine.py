@@ -48,9 +48,9 @@ CHESS = [
 
 def measure(variant: str, fen: str | None, budgets: list[float]) -> dict:
     board = make_board(variant, fen, None)
-    play._TT_CACHE.clear()
+    play.clear_tables()
     iterations: list[tuple[int, float, int]] = []
-    board._pos.legal()  # tables compiled before the clock starts
+    board.legal_codes()  # tables compiled before the clock starts
     t0 = time.monotonic()
     move, r = search_position(board, Limits(hard_ms=budgets[-1] * 1000), hash_mb=64, t0=t0,
                               info=lambda res: iterations.append((res.depth, res.elapsed, res.nodes)))

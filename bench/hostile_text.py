@@ -1,6 +1,6 @@
-"""Position texts written to hurt (issue 18, items 1 and 2): what reading each one costs, in time and
-peak memory, and how it ends (a Board, or the exception's type and message). Each case runs in a
-fresh interpreter started in the checkout given, so the same script measures an older build:
+"""Position texts written to hurt: what reading each one costs, in time and peak memory, and how it
+ends (a Board, or the exception's type and message). Each case runs in a fresh interpreter started
+in the checkout given, so the same script measures another build:
 
     .venv/bin/python bench/hostile_text.py                        # this checkout
     .venv/bin/python bench/hostile_text.py --checkout /tmp/base   # another one (e.g. `git archive` of a commit)

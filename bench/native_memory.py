@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from superchess.rules import Board  # noqa: E402
-from superchess.rules.native import native_tables  # noqa: E402
-from superchess.rules.program import Program, Roster  # noqa: E402
+from superchess.rules.core.native import native_tables  # noqa: E402
+from superchess.rules.core.program import Program, Roster  # noqa: E402
 
 VARIANTS = ("chess", "super16", "superchess", "vanguard")
 

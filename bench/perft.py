@@ -34,10 +34,10 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, for tests.*
 from superchess.rules import Board  # noqa: E402
-from superchess.rules.fen import get_fen, set_fen  # noqa: E402
-from superchess.rules.perft import perft  # noqa: E402
-from superchess.rules.position import Position  # noqa: E402
-from superchess.rules.variant import get_variant  # noqa: E402
+from superchess.rules import get_variant  # noqa: E402
+from superchess.rules.core.fen import get_fen, set_fen  # noqa: E402
+from superchess.rules.core.perft import perft  # noqa: E402
+from superchess.rules.core.position import Position  # noqa: E402
 from tests.rules.chess_reference import KIWIPETE, POS3, POS4, POS5, POS6, START, ref_perft  # noqa: E402
 
 # (name, FEN, depth, quick depth)

@@ -1,4 +1,4 @@
-"""What a crash costs (issue 18, items 7 and 8), on the real server (`superchess serve` subprocesses,
+"""What a crash costs, on the real server (`superchess serve` subprocesses,
 started and SIGKILLed as in tests/server/test_process_restart.py, whose helpers this uses):
 
 - `charge`: a blitz game is played to Player 2's first timed turn, the server is SIGKILLed and

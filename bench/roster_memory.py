@@ -1,14 +1,15 @@
-"""Memory left behind by roster previews (issue 18, item 6): in a fresh interpreter, what the server's
+"""Memory left behind by roster previews: in a fresh interpreter, what the server's
 `POST /api/rosters/preview` computes (both sides' start-position check, the piece's start moves and
 its empty-board destinations) for many distinct maximal super16 rosters (all 11 piece types
 reprogrammed, each with 64 slide vectors of the shortest lengths: the largest tables), reporting the
 process's resident memory growth over the run. The child runs in the checkout given, so the same
-script measures an older build:
+script measures another build:
 
     .venv/bin/python bench/roster_memory.py [--rosters 100]
     .venv/bin/python bench/roster_memory.py --checkout /tmp/base --stop-above-mb 3000   # e.g. `git archive` of a commit
 
-A run stops early when the child's memory passes --stop-above-mb (an older build grows by gigabytes).
+A run stops early when the child's memory passes --stop-above-mb (a build whose caches are not
+bounded by bytes grows by gigabytes).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pathlib import Path
 CHILD = """
 import gc, random, resource, sys, time
 from superchess.rules import Board, get_variant
-from superchess.rules.preview import empty_board_destinations, roster_problem, start_moves
+from superchess.rules.game.preview import empty_board_destinations, roster_problem, start_moves
 from superchess.rules.program import Program, Roster
 
 def rss_mb():

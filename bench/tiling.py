@@ -15,7 +15,8 @@ import random
 import time
 
 from make_timing import turn_make_ns
-from superchess.rules import Board, tiling_board
+from superchess.rules import Board
+from superchess.rules.tiling import board as tiling_board
 
 
 def middlegame(seed: int, turns: int) -> str:

@@ -21,10 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from superchess.engine.play import choose_move
+from superchess.engine import choose_move
 from superchess.engine.tiling_search import RETRACT, evaluate
 from superchess.rules import Board
-from superchess.rules.turns import END_TURN
+from superchess.rules.core.turns import END_TURN
 
 
 def opening(turns: int, seed: int) -> list[str]:

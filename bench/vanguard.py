@@ -1,7 +1,7 @@
 """Vanguard on the core: legal-move-list time and perft 2 of `DiagramCorePosition` on the start
 position and a reproducible middlegame (40 seeded random plies), best of a few repetitions; the
-perft counts are checked against the earlier stand-alone implementation (tests/rules/diagram_oracle.py,
-which now walks with the core's XBetza walker, so its time is no measure of the old code).
+perft counts are checked against the tests' reference diagram position (an oracle for counts, not
+for speed: it walks with the core's XBetza walker).
 
     .venv/bin/python bench/vanguard.py
 """
@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, for tests.*
-from superchess.rules.diagram_core import DiagramCorePosition  # noqa: E402
-from superchess.rules.diagram_fen import get_fen, set_fen  # noqa: E402
-from superchess.rules.diagram_rules import get_diagram_variant  # noqa: E402
+from superchess.rules.diagram.fen import get_fen, set_fen  # noqa: E402
+from superchess.rules.diagram.position import DiagramCorePosition  # noqa: E402
+from superchess.rules.diagram.variant import get_diagram_variant  # noqa: E402
 from tests.rules.diagram_oracle import DiagramPosition  # noqa: E402
 
 

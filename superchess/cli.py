@@ -5,8 +5,7 @@ import sys
 
 import click
 
-from .rules import Board, Roster
-from .rules.variant import BOARD_VARIANT_NAMES
+from .rules import VARIANTS, Board, Roster
 
 
 def _board(variant: str, fen: str | None, moves: tuple[str, ...] = (), roster1: str = "",
@@ -18,7 +17,7 @@ def _board(variant: str, fen: str | None, moves: tuple[str, ...] = (), roster1: 
     return board
 
 
-variant_option = click.option("--variant", "-v", type=click.Choice(BOARD_VARIANT_NAMES), default="super16",
+variant_option = click.option("--variant", "-v", type=click.Choice(tuple(VARIANTS)), default="super16",
                               show_default=True, help="Variant name.")
 fen_option = click.option("--fen", default=None, help="Start position (extended FEN); default: the variant's array.")
 roster_options = [

@@ -1,4 +1,4 @@
-//! Diagram variants (Vanguard, pasted Interactive Diagrams): diagram_core.py's additions to the
+//! Diagram variants (Vanguard, pasted Interactive Diagrams): rules/diagram/position.py's additions to the
 //! core position. Walked patterns (multi-leg, lame riders, hoppers, unloads) are the Python
 //! side's concrete per-cell walks (`DiagramTables.cell_walk`), copied once as a graph and walked
 //! here as `xbetza.walk_cells` does; moves applied through records keep the Python side's record
@@ -151,7 +151,7 @@ fn convert_list(
 }
 
 impl DiagramTables {
-    /// Copies what `diagram_core.py` reads from a Python `DiagramTables`.
+    /// Copies what `rules/diagram/position.py` reads from a Python `DiagramTables`.
     pub fn from_python(dt: &Bound<PyAny>, n: usize) -> PyResult<DiagramTables> {
         let mut walks = Vec::with_capacity(MAX_CODE * n);
         let mut lists = Vec::new();

@@ -1,4 +1,4 @@
-//! The move and piece-code encoding of `superchess/rules/encoding.py` (checked against it when the
+//! The move and piece-code encoding of `superchess/rules/core/encoding.py` (checked against it when the
 //! Python side loads the module: `ENCODING`).
 
 pub type Move = u64;

@@ -1,6 +1,6 @@
 //! `superchess._native`: the rules core in Rust for the one-lattice variants (chess, super16,
 //! Superchess, diagram variants). It consumes the tables the Python side compiles and keeps the
-//! Python core's move integers, hash values and rules; `superchess/rules/native.py` is the glue.
+//! Python core's move integers, hash values and rules; `superchess/rules/core/native.py` is the glue.
 //!
 //! Nothing that crosses the boundary can make it panic: moves are checked against the legal list
 //! (or their cells against the board) before they are applied, and tables are range-checked once.
@@ -30,7 +30,7 @@ struct PyTables {
 
 #[pymethods]
 impl PyTables {
-    /// `tables`: a `superchess.rules.tables.Tables`; `fortress`: the Fortress codes per side when
+    /// `tables`: a `superchess.rules.core.tables.Tables`; `fortress`: the Fortress codes per side when
     /// the variant's capture consequence is the Fortress garrison; `diagram`: a diagram variant's
     /// `DiagramTables`.
     #[new]

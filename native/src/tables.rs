@@ -1,4 +1,4 @@
-//! The compiled tables the Python side builds (`superchess.rules.tables.Tables`), copied once into
+//! The compiled tables the Python side builds (`superchess.rules.core.tables.Tables`), copied once into
 //! plain Rust data: per code and cell the move groups with their move integers pre-encoded, per
 //! side and cell the attack entries, castling entries and the Zobrist keys. Rust never reads the
 //! variant data itself.

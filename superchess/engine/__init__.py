@@ -1,5 +1,5 @@
 """The engine layer: evaluation, search, time management, levels and the UCI protocol, over the
-rules core (it depends only on superchess.rules)."""
-from .play import choose_move, warm_up
+rules layer (it depends only on superchess.rules)."""
+from .families import ENGINES, RETRACT, choose_move, warm_up
 
-__all__ = ["choose_move", "warm_up"]
+__all__ = ["ENGINES", "RETRACT", "choose_move", "warm_up"]

@@ -9,22 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..rules.diagram_rules import DiagramRules
-from ..rules.diagram_tables import diagram_parts, diagram_tables_of
-from ..rules.encoding import code_of
-from ..rules.program import Roster
-from ..rules.tables import tables_for
-from ..rules.variant import Variant
-from ..rules.xbetza import cell_entries, walk_cells
+from ..rules.core.encoding import code_of
+from ..rules.core.program import Roster
+from ..rules.core.tables import tables_for
+from ..rules.core.variant import Variant
+from ..rules.diagram.tables import diagram_parts, diagram_tables_of
+from ..rules.diagram.variant import DiagramVariant
+from ..rules.diagram.xbetza import cell_entries, walk_cells
 from .values import PAWN_MINIMUM, SLIDE_DECAY, cell_mobility, value_of_mobility
 
 NO_PIECES = (False,)  # `own` for an empty board
 
 
-_PROFILES: dict[int, tuple[DiagramRules, dict]] = {}
+_PROFILES: dict[int, tuple[DiagramVariant, dict]] = {}
 
 
-def profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[float, ...]]]:
+def profiles(rules: DiagramVariant) -> dict[tuple[int, int], tuple[float, tuple[float, ...]]]:
     """(side, type index) -> (average effective mobility, mobility per cell), once per rules object."""
     entry = _PROFILES.get(id(rules))
     if entry is None or entry[0] is not rules:
@@ -32,7 +32,7 @@ def profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[fl
     return entry[1]
 
 
-def _profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[float, ...]]]:
+def _profiles(rules: DiagramVariant) -> dict[tuple[int, int], tuple[float, tuple[float, ...]]]:
     variant, dt = diagram_parts(rules)
     tables = tables_for(variant, (Roster(), Roster()))
     files, ranks = rules.files, rules.ranks
@@ -53,7 +53,7 @@ def _profiles(rules: DiagramRules) -> dict[tuple[int, int], tuple[float, tuple[f
     return out
 
 
-def piece_values(rules: DiagramRules) -> list[int]:
+def piece_values(rules: DiagramVariant) -> list[int]:
     """Centipawns per piece type index (index 0 unused) through `values.py`'s calibration; the
     King is not material, pawn types are worth at least PAWN_MINIMUM."""
     prof = profiles(rules)

@@ -19,11 +19,11 @@ near the window (lazy evaluation).
 """
 from __future__ import annotations
 
-from ..rules.byte_lru import ByteLRU
-from ..rules.encoding import code_of
-from ..rules.program import Roster
-from ..rules.tables import INT, list_bytes, tables_for
-from ..rules.variant import Variant, get_variant
+from ..rules.core.byte_lru import ByteLRU
+from ..rules.core.encoding import MAX_CODE, code_of
+from ..rules.core.program import Roster
+from ..rules.core.tables import INT, list_bytes, tables_for
+from ..rules.core.variant import Variant, load_variant
 from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
 
@@ -60,14 +60,13 @@ class Evaluator:
     """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`)."""
 
     def __init__(self, variant_name: str | Variant, rosters: tuple[Roster, Roster]) -> None:
-        variant = get_variant(variant_name) if isinstance(variant_name, str) else variant_name
+        variant = load_variant(variant_name) if isinstance(variant_name, str) else variant_name
         self.variant = variant
         geo = variant.geometry
         self.tables = tables_for(variant, rosters)
         n = geo.size
         files, ranks = geo.files, geo.ranks
         scale = 8 / max(files, ranks)
-        from ..rules.encoding import MAX_CODE
         self.pst: list[list[int]] = [[0] * n for _ in range(MAX_CODE)]
         self.value = [0] * MAX_CODE       # material value per code (ordering, SEE-lite, delta pruning)
         self.order_value = [0] * MAX_CODE  # as value, but Kings count as the most valuable attacker
@@ -236,7 +235,7 @@ _own_evaluators: dict[int, tuple[Variant, Evaluator]] = {}
 
 
 def evaluate(board) -> int:
-    """Evaluation of a public `Board` from the side to move's point of view (for tools and tests)."""
+    """Evaluation of a board on the core's position from the side to move's point of view (for tools and tests)."""
     pos = board.engine_position()
     ev = evaluator_for(pos.variant, pos.rosters)
     return ev.evaluate(pos, ev.packed(pos))

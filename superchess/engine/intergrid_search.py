@@ -1,4 +1,4 @@
-"""The InterGrid search, on the core position (`rules/layered_position.py`: make/unmake of int moves).
+"""The InterGrid search, on the core position (`rules/intergrid/position.py`: make/unmake of int moves).
 
 Alpha-beta with a turn searched as its two parts: at a turn start the square moves, below each of
 them the point moves and the end of the turn, with the same side to move and the same window (no
@@ -19,14 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules.encoding import CASTLE, CELL_MASK, EP, MAX_CODE, TO_SHIFT, code_of
-from ..rules.intergrid_board import IntergridBoard, move_text
-from ..rules.layered_position import LayeredPosition
-from ..rules.layered_tables import layered_tables
-from ..rules.tables import RAY_C, RAY_MC
-from ..rules.turns import END_TURN, TURN_RULES
+from ..rules.core.encoding import CASTLE, CELL_MASK, EP, MAX_CODE, TO_SHIFT, code_of
+from ..rules.core.tables import RAY_C, RAY_MC
+from ..rules.core.turns import END_TURN, TURN_RULES
+from ..rules.intergrid.board import IntergridBoard, move_text
+from ..rules.intergrid.position import IntergridPosition
+from ..rules.intergrid.tables import intergrid_tables
 from .levels import get_level
-from .timing import uci_think_ms
+from .timing import level_limits, uci_think_ms
 
 MATE = 100_000
 MAX_TURNS = 8
@@ -59,7 +59,7 @@ class TurnResult:
 @lru_cache(maxsize=4)
 def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
     """value[code][cell] in centipawns, positive for Player 1: material, mobility, pawn advance."""
-    t = layered_tables(variant_name)
+    t = intergrid_tables(variant_name)
     geo = t.geometry
     out = [[0] * (t.size + 1) for _ in range(MAX_CODE)]
     for side in (0, 1):
@@ -82,7 +82,7 @@ def piece_square(variant_name: str = "intergrid") -> list[list[int]]:
 @lru_cache(maxsize=4)
 def piece_value(variant_name: str = "intergrid") -> list[int]:
     """Material per piece code, a King taken counted first (for ordering captures)."""
-    t = layered_tables(variant_name)
+    t = intergrid_tables(variant_name)
     out = [0] * MAX_CODE
     for code in range(MAX_CODE):
         if t.symbol[code]:
@@ -90,7 +90,7 @@ def piece_value(variant_name: str = "intergrid") -> list[int]:
     return out
 
 
-def evaluate(pos: LayeredPosition) -> int:
+def evaluate(pos: IntergridPosition) -> int:
     """The piece-square sum over both layers, from the side to move's point of view."""
     table = piece_square(pos.variant.name)
     board = pos.board
@@ -108,7 +108,7 @@ def _from_table(score: int, ply: int) -> int:
 
 
 class _Searcher:
-    def __init__(self, pos: LayeredPosition, deadline: float | None, stop: threading.Event | None,
+    def __init__(self, pos: IntergridPosition, deadline: float | None, stop: threading.Event | None,
                  max_nodes: int | None = None, noise: int = 0, margin: int = 0, seed: int = 0) -> None:
         self.pos = pos
         self.deadline = deadline
@@ -400,11 +400,12 @@ def level_turn(board: IntergridBoard, level: int, movetime_ms: float | None, *, 
 
 
 def think_uci(board: IntergridBoard, opts: dict[str, int], infinite: bool, stop: threading.Event,
-              send: Callable[[str], None], level: int = 8) -> None:
-    """The UCI `go` for a turn variant at the Level option: movetime, depth (whole turns), nodes,
-    or a share of the clock (below level 8, or without any limit, the level's own time plan);
-    `info` per depth, then `bestmove` with the next move of the best line (`end` included)."""
-    from .play import level_limits  # play imports this module
+              send: Callable[[str], None]) -> None:
+    """The UCI `go` for InterGrid at the Level option (`opts["level"]`, default 8): movetime, depth
+    (whole turns), nodes, or a share of the clock (below level 8, or without any limit, the level's
+    own time plan); `info` per depth, then `bestmove` with the next move of the best line (`end`
+    included)."""
+    level = opts.get("level", 8)
     if not board.legal_moves:
         send("info string the game is over: no legal move")
         send("bestmove 0000")

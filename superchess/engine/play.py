@@ -1,5 +1,7 @@
-"""`choose_move`: the engine's entry point for the server (plain arguments, so it can run in a
-worker process pool), and the helpers that set up a searchable position from a game record.
+"""How the engine plays the variants on the core's position (the core and diagram families): a
+board set up from a game record, lenient moves, the alpha-beta search of `search.py` at a level, the
+computer's move for the server and the UCI `go`. Plain arguments, so the server can run it in a
+worker process pool.
 
 In Private mode the engine searches a believed model (its own roster, the opponent's assumed
 default): past moves and root moves that the model calls illegal are still played, by finding them
@@ -9,26 +11,26 @@ integer from the squares (`lenient_move`).
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
-from ..rules.board import _MOVE_RE, Board, IllegalMoveError
-from ..rules.encoding import DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
-from ..rules.program import Roster
-from ..rules.tables import NO_CELLS
-from ..rules.variant import STANDALONE_BOARDS
+from ..rules import Board, IllegalMoveError
+from ..rules.core.board import MOVE_TEXT, CoreBoard
+from ..rules.core.encoding import DESTROY, DOUBLE, EP, PROMO_SHIFT, TO_SHIFT
+from ..rules.core.program import Roster
+from ..rules.core.tables import NO_CELLS
 from .evaluate import evaluator_for
-from .intergrid_search import choose_intergrid_move
 from .levels import get_level
-from .search import Limits, Result, Searcher, TranspositionTable
-from .tiling_search import choose_tiling_move
-from .timing import budget
+from .search import MATE, MATE_BOUND, Limits, Result, Searcher, TranspositionTable
+from .timing import budget, level_limits
 
 _TT_CACHE: OrderedDict = OrderedDict()  # (variant, rosters, size) -> TranspositionTable, per process
 _TT_KEEP = 2
 
 
-def make_board(variant: str, start_fen: str | None, rosters) -> Board:
+def make_board(variant: str, start_fen: str | None, rosters) -> CoreBoard:
     """A board for `variant` from a FEN (None: the start array) and JSON rosters (None or `{}`:
     default)."""
     rs = None
@@ -37,15 +39,15 @@ def make_board(variant: str, start_fen: str | None, rosters) -> Board:
     return Board(variant, start_fen, rs, core="python")  # the search runs on the Python core
 
 
-def move_text(board: Board, m: int) -> str:
-    return board._move(m).text
+def move_text(board: CoreBoard, m: int) -> str:
+    return board.move_of(m).text
 
 
-def legal_by_text(board: Board) -> dict[str, int]:
-    return {move_text(board, m): m for m in board._pos.legal()}
+def legal_by_text(board: CoreBoard) -> dict[str, int]:
+    return {move_text(board, m): m for m in board.legal_codes()}
 
 
-def lenient_move(board: Board, text: str) -> int:
+def lenient_move(board: CoreBoard, text: str) -> int:
     """The move integer for `text` in the board's position: the legal move if there is one;
     otherwise a pseudo-legal move with that text; otherwise one built from the squares (a move
     that only the opponent's true, hidden roster allows). IllegalMoveError if it cannot be a move
@@ -55,7 +57,7 @@ def lenient_move(board: Board, text: str) -> int:
     except IllegalMoveError:
         pass
     pos = board.engine_position()
-    mm = _MOVE_RE.match(text.strip())
+    mm = MOVE_TEXT.match(text.strip())
     if not mm:
         raise IllegalMoveError(f"bad move text {text!r}")
     geo = board.geometry
@@ -88,7 +90,8 @@ def lenient_move(board: Board, text: str) -> int:
         if letter not in variant.by_letter:
             raise IllegalMoveError(f"{text}: unknown piece letter")
         m |= variant.type_index(letter) << PROMO_SHIFT
-    garrison = pos._garrison(pos, side ^ 1) if pos._garrison else NO_CELLS
+    consequence = pos.variant.capture_consequence
+    garrison = consequence(pos, side ^ 1) if consequence else NO_CELLS
     if t.pawn[code]:
         if to == pos.ep and not target and fr % geo.files != to % geo.files:
             m |= EP
@@ -116,25 +119,12 @@ def _tt_for(key: tuple, megabytes: int) -> TranspositionTable:
     return tt
 
 
-def level_limits(level: int, time_left_ms: int | None, increment_ms: int, fullmove: int) -> Limits:
-    """The search limits of a level given the clock (None: untimed)."""
-    lv = get_level(level)
-    cap = lv.movetime_ms or None
-    if time_left_ms is not None:
-        soft, hard = budget(time_left_ms, increment_ms, fullmove=fullmove)
-        soft *= lv.time_share
-        if (not lv.use_clock or lv.number < 8) and cap is not None:  # the level's own pace
-            soft = min(soft, cap)
-        if lv.max_ms:
-            hard = min(hard, lv.max_ms)
-            soft = min(soft, hard)
-    else:
-        soft = cap
-        hard = lv.max_ms or None
-    return Limits(depth=lv.depth, nodes=lv.nodes or None, soft_ms=soft, hard_ms=hard)
+def clear_tables() -> None:
+    """Forget the transposition tables kept between searches (a new game)."""
+    _TT_CACHE.clear()
 
 
-def search_position(board: Board, limits: Limits, root_moves: list[str] | None = None, *,
+def search_position(board: CoreBoard, limits: Limits, root_moves: list[str] | None = None, *,
                     noise: int = 0, margin: int = 0, seed: int | None = None, hash_mb: int = 16,
                     t0: float | None = None, info=None, stop_event=None) -> tuple[str, Result]:
     """Search the board's position; returns (move text, result)."""
@@ -171,36 +161,97 @@ def search_position(board: Board, limits: Limits, root_moves: list[str] | None =
     return by_int[result.move], result
 
 
-def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: tuple[dict, dict] | None,
-                level: int, time_left_ms: int | None, increment_ms: int,
-                root_moves: list[str] | None = None, seed: int | None = None) -> str:
-    """The computer's move text for the game `variant` from `start_fen` (None: the start array)
-    after `moves` (move texts), with the rosters the engine believes in (JSON `Roster.from_data`
-    form; None or {} = default), at `level` 1-8, with `time_left_ms` on its clock (None: untimed)
-    and `increment_ms` per move. With `root_moves`, the answer is one of exactly those texts."""
+def choose_core_move(variant: str, start_fen: str | None, moves: list[str], rosters: tuple[dict, dict] | None,
+                     level: int, time_left_ms: int | None, increment_ms: int,
+                     root_moves: list[str] | None = None, seed: int | None = None) -> str:
+    """`families.choose_move` for the variants on the core's position (see there)."""
     t0 = time.monotonic()
     lv = get_level(level)
-    if variant == "tilingrider":  # a beam over the rest of the turn, the level's clock share per move
-        return choose_tiling_move(start_fen, moves, level,
-                                  lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
-    if variant in STANDALONE_BOARDS:  # a turn variant (intergrid): its own turn search, same level limits
-        return choose_intergrid_move(start_fen, moves, level,
-                                     lambda fullmove: level_limits(level, time_left_ms, increment_ms, fullmove).soft_ms)
     board = make_board(variant, start_fen, rosters)
     for text in moves:
-        board._push_code(lenient_move(board, text))
+        board.push_code(lenient_move(board, text))
     limits = level_limits(level, time_left_ms, increment_ms, board.fullmove_number)
     text, _ = search_position(board, limits, root_moves, noise=lv.noise_cp, margin=lv.margin_cp,
                               seed=seed, hash_mb=lv.hash_mb, t0=t0)
     return text
 
 
-def warm_up(variants: tuple[str, ...] | None = None) -> None:
-    """Compile the default-roster tables and evaluators of `variants` (default: all) so the first
-    `choose_move` of a worker process does not spend its clock on it (about 1 s for super16).
-    Suitable as a process-pool initializer."""
-    from ..rules import VARIANT_NAMES
-    from ..rules.diagram_rules import DIAGRAM_VARIANT_NAMES
-    for name in variants or VARIANT_NAMES + DIAGRAM_VARIANT_NAMES:  # Vanguard: about 1.4 s
-        board = make_board(name, None, None)
-        evaluator_for(board._pos.variant, board._pos.rosters)
+def format_score(score: int) -> str:
+    """A search score as UCI writes it: `cp <centipawns>` or `mate <moves>`."""
+    if score > MATE_BOUND:
+        return f"mate {(MATE - score + 1) // 2}"
+    if score < -MATE_BOUND:
+        return f"mate {-((MATE + score) // 2)}"
+    return f"cp {score}"
+
+
+def think_uci(board: CoreBoard, opts: dict[str, int], infinite: bool, stop: threading.Event,
+              send: Callable[[str], None]) -> None:
+    """The UCI `go` on the core's position at the Level option (`opts["level"]`) with a table of
+    `opts["hash"]` MB: depth, nodes, mate, movetime or the clock (with no limit at all, or with only
+    a clock below level 8, the level's limits exactly as in `choose_move`); `info` per iteration,
+    then `bestmove` (in infinite mode once `stop` is set)."""
+    t0 = time.monotonic()
+    if not board.legal_codes():
+        send("info string the game is over: no legal move")
+        send("bestmove 0000")
+        return
+    level = opts["level"]
+    lv = get_level(level)
+    limits = Limits(depth=min(lv.depth, opts.get("depth", lv.depth)), infinite=infinite)
+    if "mate" in opts:
+        limits.depth = min(limits.depth, 2 * opts["mate"] + 1)
+    if "nodes" in opts:
+        limits.nodes = max(1, opts["nodes"])
+    if "movetime" in opts:
+        limits.soft_ms = limits.hard_ms = max(1, opts["movetime"] - 20)
+    side = "w" if board.turn == 0 else "b"
+    explicit = {"movetime", "depth", "nodes", "mate"} & set(opts)
+    if not infinite and not explicit and (level < 8 or f"{side}time" not in opts):
+        # as the server plays a level: its caps, and its time plan from the clock if given
+        limits = level_limits(level, opts.get(f"{side}time"), opts.get(f"{side}inc", 0), board.fullmove_number)
+    elif not infinite and f"{side}time" in opts:
+        soft, hard = budget(opts[f"{side}time"], opts.get(f"{side}inc", 0), opts.get("movestogo"),
+                            board.fullmove_number)
+        if limits.hard_ms is None or hard < limits.hard_ms:
+            limits.soft_ms, limits.hard_ms = soft, hard
+    if infinite:
+        limits.soft_ms = limits.hard_ms = None
+
+    def info(r: Result) -> None:
+        ms = int(r.elapsed * 1000)
+        nps = int(r.nodes / r.elapsed) if r.elapsed > 0 else r.nodes
+        pv = " ".join(move_text(board, m) for m in _legal_prefix(board, r.pv))
+        send(f"info depth {r.depth} score {format_score(r.score)} nodes {r.nodes} nps {nps} time {ms} pv {pv}")
+
+    try:
+        text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp, seed=None,
+                                  hash_mb=opts["hash"], t0=t0, info=info, stop_event=stop)
+    except Exception as e:  # noqa: BLE001 - the session answers whatever happens
+        send(f"info string error: search failed: {e}")
+        moves = board.legal_moves
+        text = moves[0].text if moves else "0000"
+    if infinite:  # UCI: in infinite mode bestmove waits for stop
+        stop.wait()
+    send(f"bestmove {text}")
+
+
+def _legal_prefix(board: CoreBoard, pv: list[int]) -> list[int]:
+    """The longest prefix of the PV that is legal move by move (a PV from the table could be cut by
+    a hash collision; a client checks every move)."""
+    out = []
+    for m in pv:
+        if m not in board.legal_codes():
+            break
+        board.push_code(m)
+        out.append(m)
+    for _ in out:
+        board.pop()
+    return out
+
+
+def warm_up_core(name: str) -> None:
+    """Compile the default-roster tables and evaluator of the variant `name` (about 1 s for super16,
+    1.4 s for Vanguard)."""
+    pos = make_board(name, None, None).engine_position()
+    evaluator_for(pos.variant, pos.rosters)

@@ -19,7 +19,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..rules.encoding import (
+from ..rules.core.encoding import (
     CASTLE,
     CELL_MASK,
     DESTROY,
@@ -30,7 +30,7 @@ from ..rules.encoding import (
     SPECIAL,
     TO_SHIFT,
 )
-from ..rules.position import Position, attacked
+from ..rules.core.position import Position, attacked
 from .evaluate import LAZY_MARGIN, Evaluator
 
 MATE = 100_000
@@ -127,7 +127,7 @@ class Searcher:
         self.exposed_cache: dict[int, frozenset] = {}
         # a position with its own legality (diagram variants: two royals, 4.3 rescue moves, walked
         # attacks): nodes take its legal moves and its check test instead of the King test here
-        self.full_legality = getattr(pos, "full_legality", False)
+        self.full_legality = pos.full_legality
 
     # -- limits -------------------------------------------------------------------------------
     def _check(self) -> None:

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ..rules.tiling_board import _MODEL, BOUND_COST, VARIANT, TilingBoard, search_key, turn_rule
-from ..rules.tiling_position import TilingPosition
-from ..rules.tiling_tables import tiling_tables
-from ..rules.turns import END_TURN, TurnSearch
+from ..rules.core.turns import END_TURN, TurnSearch
+from ..rules.tiling.board import BOUND_COST, MODEL, VARIANT, TilingBoard, search_key, turn_rule
+from ..rules.tiling.position import TilingPosition
+from ..rules.tiling.tables import tiling_tables
 from .timing import uci_think_ms
 
 VALUE_PER_SQUARE = 19  # centipawns per square a small piece reaches on average (W 124, F 135, G 187, N 252)
@@ -133,17 +133,17 @@ def _replay(pos: TilingPosition, line: tuple[int, ...], fn: Callable[..., object
 
 
 def _may_end(pos: TilingPosition) -> bool:
-    return TurnSearch(turn_rule(pos), _MODEL).can_end(pos, pos.made, pos.side)
+    return TurnSearch(turn_rule(pos), MODEL).can_end(pos, pos.made, pos.side)
 
 
 def judge_turn_start(pos: TilingPosition) -> int | None:
     """At a turn's start, the game's result from the side that just ended its turn, if it is decided
     by 4.3 here: MATE when the player to move is checkmated, DRAW on stalemate, on a position seen
     before at a turn start (a repetition is as good as a draw) or at the quiet-turn limit; else None."""
-    if pos.repetitions() > 1 or pos.halfmove >= pos.tables.data.quiet_turns:
+    if pos.repetitions() > 1 or pos.halfmove >= pos.tables.variant.quiet_turns:
         return DRAW
     if pos.in_check():
-        search = TurnSearch(turn_rule(pos), _MODEL, search_key, MATE_BUDGET)
+        search = TurnSearch(turn_rule(pos), MODEL, search_key, MATE_BUDGET)
         return None if search.completable(pos, 0, pos.side) else MATE
     return None if any(True for _ in pos.iter_legal()) else DRAW
 
@@ -225,7 +225,7 @@ class TurnSearcher:
         the rules' turn search (turns.TurnSearch.completion: shortest first, in check King moves and
         captures first, the sound cut on lines that cannot get the King out of check)."""
         pos = self.pos
-        search = TurnSearch(turn_rule(pos), _MODEL, search_key, budget, BOUND_COST)
+        search = TurnSearch(turn_rule(pos), MODEL, search_key, budget, BOUND_COST)
         line, visited = search.completion(pos, pos.made, pos.side)
         self.nodes += visited
         return None if line is None else tuple(line)

@@ -4,9 +4,13 @@
 stops deepening there) and a hard limit (abort the search). The number of moves still to play is
 estimated from the moves played so far unless the protocol gives it (`movestogo`). A safety
 reserve (OVERHEAD_MS per move for process hand-off and replies, and never more than a fraction of
-the clock in one move) keeps a normal game from flagging.
+the clock in one move) keeps a normal game from flagging. `level_limits` is a level's search limits
+given the clock, for every family's search.
 """
 from __future__ import annotations
+
+from .levels import get_level
+from .search import Limits
 
 OVERHEAD_MS = 60          # the reply's way to the clock: process hand-off, protocol, network
 MIN_MS = 10
@@ -44,3 +48,21 @@ def uci_think_ms(opts: dict, side: int, fullmove: int, infinite: bool, default_m
     if f"{colour}time" in opts:
         return budget(opts[f"{colour}time"], opts.get(f"{colour}inc", 0), opts.get("movestogo"), fullmove)[0]
     return default_ms
+
+
+def level_limits(level: int, time_left_ms: int | None, increment_ms: int, fullmove: int) -> Limits:
+    """The search limits of a level given the clock (None: untimed)."""
+    lv = get_level(level)
+    cap = lv.movetime_ms or None
+    if time_left_ms is not None:
+        soft, hard = budget(time_left_ms, increment_ms, fullmove=fullmove)
+        soft *= lv.time_share
+        if (not lv.use_clock or lv.number < 8) and cap is not None:  # the level's own pace
+            soft = min(soft, cap)
+        if lv.max_ms:
+            hard = min(hard, lv.max_ms)
+            soft = min(soft, hard)
+    else:
+        soft = cap
+        hard = lv.max_ms or None
+    return Limits(depth=lv.depth, nodes=lv.nodes or None, soft_ms=soft, hard_ms=hard)

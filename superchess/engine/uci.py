@@ -12,33 +12,18 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from collections.abc import Callable
-from functools import partial
 from typing import TextIO
 
-from ..rules import Board, Roster
-from ..rules.program import ProgramError
-from ..rules.variant import BOARD_VARIANT_NAMES, STANDALONE_BOARDS
-from .intergrid_search import think_uci as think_turns
+from ..rules import VARIANTS, Board, ProgramError, Roster
+from .families import engine_of
 from .levels import get_level
-from .play import _TT_CACHE, level_limits, move_text, search_position
-from .search import MATE, MATE_BOUND, Limits, Result
-from .tiling_search import think_uci as think_tiling
-from .timing import budget
+from .play import clear_tables
 
 NAME = "superchess"
 AUTHOR = "the superchess project"
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 2048
-
-
-def format_score(score: int) -> str:
-    if score > MATE_BOUND:
-        return f"mate {(MATE - score + 1) // 2}"
-    if score < -MATE_BOUND:
-        return f"mate {-((MATE + score) // 2)}"
-    return f"cp {score}"
 
 
 class UciEngine:
@@ -76,7 +61,7 @@ class UciEngine:
                 self.send("readyok")
             elif cmd == "ucinewgame":
                 self.stop()
-                _TT_CACHE.clear()
+                clear_tables()
                 self.board = Board(self.variant, None, self.rosters)
             elif cmd == "setoption":
                 self.stop()
@@ -102,7 +87,7 @@ class UciEngine:
     def cmd_uci(self) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        variants = " ".join(f"var {v}" for v in BOARD_VARIANT_NAMES)
+        variants = " ".join(f"var {v}" for v in VARIANTS)
         self.send(f"option name UCI_Variant type combo default chess {variants}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.send("option name Level type spin default 8 min 1 max 8")
@@ -120,8 +105,8 @@ class UciEngine:
             name, value = " ".join(args[1:]), ""
         key = name.lower()
         if key == "uci_variant":
-            if value not in BOARD_VARIANT_NAMES:
-                raise ValueError(f"unknown variant {value!r} (known: {', '.join(BOARD_VARIANT_NAMES)})")
+            if value not in VARIANTS:
+                raise ValueError(f"unknown variant {value!r} (known: {', '.join(VARIANTS)})")
             self.variant = value
             self.rosters = (Roster(), Roster())
             self.board = Board(self.variant)
@@ -182,80 +167,11 @@ class UciEngine:
                 i += 2
             else:
                 raise ValueError(f"go: unknown parameter {a!r}")
-        if self.variant in STANDALONE_BOARDS:  # multi-move turns (intergrid): the turn search
-            self.stop_event, self.infinite = threading.Event(), infinite
-            think = think_tiling if self.variant == "tilingrider" else partial(think_turns, level=self.level)
-            self.thread = threading.Thread(target=think, daemon=True, args=(
-                self.board.copy(), opts | {"level": self.level}, infinite, self.stop_event, self.send))
-            self.thread.start()
-            return
-        board = self.board.copy()
-        if not board._pos.legal():
-            self.send("info string the game is over: no legal move")
-            self.send("bestmove 0000")
-            return
-        lv = get_level(self.level)
-        limits = Limits(depth=min(lv.depth, opts.get("depth", lv.depth)), infinite=infinite)
-        if "mate" in opts:
-            limits.depth = min(limits.depth, 2 * opts["mate"] + 1)
-        if "nodes" in opts:
-            limits.nodes = max(1, opts["nodes"])
-        if "movetime" in opts:
-            limits.soft_ms = limits.hard_ms = max(1, opts["movetime"] - 20)
-        side = "w" if board.turn == 0 else "b"
-        explicit = {"movetime", "depth", "nodes", "mate"} & set(opts)
-        if not infinite and not explicit and (self.level < 8 or f"{side}time" not in opts):
-            # as the server plays a level: its caps, and its time plan from the clock if given
-            limits = level_limits(self.level, opts.get(f"{side}time"), opts.get(f"{side}inc", 0),
-                                  board.fullmove_number)
-        elif not infinite and f"{side}time" in opts:
-            soft, hard = budget(opts[f"{side}time"], opts.get(f"{side}inc", 0), opts.get("movestogo"),
-                                board.fullmove_number)
-            if limits.hard_ms is None or hard < limits.hard_ms:
-                limits.soft_ms, limits.hard_ms = soft, hard
-        if infinite:
-            limits.soft_ms = limits.hard_ms = None
-        self.stop_event = threading.Event()
-        self.infinite = infinite
-        t0 = time.monotonic()
-        self.thread = threading.Thread(target=self._think, args=(board, limits, lv, infinite, t0),
-                                       daemon=True)
+        self.stop_event, self.infinite = threading.Event(), infinite
+        self.thread = threading.Thread(target=engine_of(self.variant).think_uci, daemon=True, args=(
+            self.board.copy(), opts | {"level": self.level, "hash": self.hash_mb}, infinite, self.stop_event,
+            self.send))
         self.thread.start()
-
-    def _think(self, board: Board, limits: Limits, lv, infinite: bool, t0: float) -> None:
-        def info(r: Result) -> None:
-            ms = int(r.elapsed * 1000)
-            nps = int(r.nodes / r.elapsed) if r.elapsed > 0 else r.nodes
-            pv = " ".join(move_text(board, m) for m in self._pv_texts(board, r.pv))
-            self.send(f"info depth {r.depth} score {format_score(r.score)} nodes {r.nodes} nps {nps} "
-                      f"time {ms} pv {pv}")
-
-        try:
-            text, _ = search_position(board, limits, None, noise=lv.noise_cp, margin=lv.margin_cp,
-                                      seed=None, hash_mb=self.hash_mb, t0=t0, info=info,
-                                      stop_event=self.stop_event)
-        except Exception as e:  # noqa: BLE001
-            self.error(f"search failed: {e}")
-            moves = board.legal_moves
-            text = moves[0].text if moves else "0000"
-        if infinite:  # UCI: in infinite mode bestmove waits for stop
-            self.stop_event.wait()
-        self.send(f"bestmove {text}")
-
-    @staticmethod
-    def _pv_texts(board: Board, pv: list[int]) -> list[int]:
-        """The longest prefix of the PV that is legal move by move (a PV from the table could be
-        cut by a hash collision; a client checks every move)."""
-        pos = board._pos
-        out = []
-        for m in pv:
-            if m not in pos.legal():
-                break
-            pos.make(m)
-            out.append(m)
-        for _ in out:
-            pos.unmake()
-        return out
 
     def finish(self) -> None:
         if self.thread is not None:

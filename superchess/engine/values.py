@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..rules.program import Roster
-from ..rules.tables import (
+from ..rules.core.program import Roster
+from ..rules.core.tables import (
     EP_CAPTURE,
     LEAP_C,
     LEAP_M,
@@ -32,7 +32,7 @@ from ..rules.tables import (
     RAY_MC,
     compiled_piece,
 )
-from ..rules.variant import get_variant
+from ..rules.core.variant import load_variant
 
 SLIDE_DECAY = 0.75
 EXPONENT = 1.1
@@ -72,7 +72,7 @@ def _piece_profile(variant_name: str, side: int, type_index: int, program) -> tu
     """(average effective mobility, mobility per cell) of one piece type for one side."""
     table, _ = compiled_piece(variant_name, side, type_index, program)
     per_cell = tuple(cell_mobility(groups) for _, groups in table)
-    variant = get_variant(variant_name)
+    variant = load_variant(variant_name)
     pt = variant.pieces[type_index - 1]
     if pt.pawn:  # a pawn never stands on its own last rank: average over the cells it can use
         files, ranks = variant.geometry.files, variant.geometry.ranks
@@ -84,14 +84,14 @@ def _piece_profile(variant_name: str, side: int, type_index: int, program) -> tu
 
 
 def piece_profile(variant_name: str, roster: Roster, side: int, letter: str) -> tuple[float, tuple[float, ...]]:
-    variant = get_variant(variant_name)
+    variant = load_variant(variant_name)
     ti = variant.type_index(letter)
     return _piece_profile(variant_name, side, ti, roster.get(letter))
 
 
 @lru_cache(maxsize=128)
 def _values(variant_name: str, roster_key: tuple, side: int) -> dict[str, int]:
-    variant = get_variant(variant_name)
+    variant = load_variant(variant_name)
     roster = Roster(roster_key)
     out = {}
     for pt in variant.pieces:

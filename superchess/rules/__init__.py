@@ -1,9 +1,16 @@
-"""The rules layer: pure game logic, no I/O."""
-from .board import Board, IllegalMoveError, Move, Piece
-from .fen import FenError
-from .outcome import Outcome, Termination
-from .program import Program, ProgramError, Roster
-from .variant import BOARD_VARIANT_NAMES, VARIANT_NAMES, Variant, get_variant
+"""The rules layer: pure game logic, no I/O.
 
-__all__ = ["Board", "Move", "Piece", "IllegalMoveError", "FenError", "Outcome", "Termination",
-           "Program", "ProgramError", "Roster", "VARIANT_NAMES", "BOARD_VARIANT_NAMES", "Variant", "get_variant"]
+`core/` is the shared machinery, one package per family builds on it (`diagram/`, `intergrid/`,
+`tiling/`), `registry.py` names every variant and its family, `game/` holds the game-level helpers
+(records, set-ups, previews). A board of any variant is `Board(name)`; what every board offers is
+`BaseBoard` (core/contract.py, docs/contract.md)."""
+from .core.contract import BaseBoard, IllegalMoveError, Move, Piece
+from .core.outcome import Outcome, Termination
+from .core.program import Program, ProgramError, Roster
+from .core.text import FenError
+from .core.variant import Variant
+from .registry import VARIANTS, Capabilities, VariantSpec, Board, get_variant, spec_of
+
+__all__ = ["Board", "BaseBoard", "Move", "Piece", "IllegalMoveError", "FenError", "Outcome", "Termination",
+           "Program", "ProgramError", "Roster", "Variant", "VARIANTS", "VariantSpec", "Capabilities",
+           "get_variant", "spec_of"]

@@ -15,9 +15,8 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
-from ..engine import choose_move
-from ..engine.tiling_search import RETRACT
-from .live import ActionError, LiveGame
+from ..engine import RETRACT, choose_move
+from .live import OVER_STATUSES, ActionError, LiveGame
 from .worker import start_worker
 
 if TYPE_CHECKING:
@@ -53,13 +52,14 @@ class AIPlayers:
             level = self.hub.bot_level(getattr(row, f"player{side}_id"))
             if level is None:
                 continue
+            bot_id = getattr(row, f"player{side}_id")
             if row.status == "setup" and g.prelude is not None:
                 if g.prelude.to_move == side and not g.prelude.finished:
-                    self._start(self._setup_action(row.id, getattr(row, f"player{side}_id"),
-                                                   *self._prelude_choice(g.prelude, row.version)))
+                    self._start(self._act(row.id, bot_id, *self._prelude_choice(g.prelude, row.version)))
             elif row.status == "setup" and not getattr(row, f"submitted{side}"):
-                self._start(self._setup_action(row.id, getattr(row, f"player{side}_id"),
-                                               "submit_roster", {"roster": {}}))
+                self._start(self._act(row.id, bot_id, "submit_roster", {"roster": {}}))
+            elif row.status in OVER_STATUSES and row.rematch_offer == side ^ 1:  # it always plays again
+                self._start(self._act(row.id, bot_id, "accept_rematch", {}))
             elif row.status == "active" and g.game.board.turn == side and self._busy.get(row.id) != row.version:
                 self._busy[row.id] = row.version
                 self._start(self._move(g, side, level, row.version))
@@ -79,11 +79,12 @@ class AIPlayers:
         square = rng.choice([sq for sq in wing if sq not in prelude.picks])
         return "prelude_pick", {"square": square, "piece": rng.choice(prelude.remaining())}
 
-    async def _setup_action(self, game_id: str, bot_id: int, action: str, payload: dict) -> None:
+    async def _act(self, game_id: str, bot_id: int, action: str, payload: dict) -> None:
+        """An action without thinking (a set-up step, accepting a rematch)."""
         try:
             await self.hub.act(game_id, bot_id, action, payload)
         except ActionError:
-            pass  # the set-up ended meanwhile
+            pass  # the set-up ended, or the rematch began, meanwhile
 
     async def _move(self, g: LiveGame, side: int, level: int, version: int) -> None:
         row = g.row

@@ -17,6 +17,7 @@ class TimeControl:
     initial_ms: int = 0
     increment_ms: int = 0
     per_move_ms: int = 0  # Daily: each move within this time
+    speed: str = "classical"  # its speed class (ratings are per variant and speed)
 
     @property
     def daily(self) -> bool:
@@ -31,14 +32,28 @@ class TimeControl:
         return self.per_move_ms if self.daily else ROSTER_WINDOW_MS
 
 
-def _load() -> dict[str, TimeControl]:
+DAILY = "daily"  # the speed class of Daily time controls
+
+
+def _speed(initial_s: int, increment_s: int, per_move_s: int, classes: list[dict]) -> str:
+    """The speed class of a time control (see timecontrols.toml)."""
+    if per_move_s:
+        return DAILY
+    estimate = initial_s + 40 * increment_s
+    return next(c["name"] for c in classes if "below" not in c or estimate < c["below"])
+
+
+def _load() -> tuple[dict[str, TimeControl], tuple[str, ...]]:
     data = tomllib.loads(resources.files(__package__).joinpath("timecontrols.toml").read_text())
-    return {d["id"]: TimeControl(d["id"], d["name"], d.get("initial", 0) * 1000, d.get("increment", 0) * 1000,
-                                 d.get("per_move", 0) * 1000)
-            for d in data["time_control"]}
+    controls = {}
+    for d in data["time_control"]:
+        initial, increment, per_move = d.get("initial", 0), d.get("increment", 0), d.get("per_move", 0)
+        controls[d["id"]] = TimeControl(d["id"], d["name"], initial * 1000, increment * 1000, per_move * 1000,
+                                        _speed(initial, increment, per_move, data["speed"]))
+    return controls, tuple(c["name"] for c in data["speed"]) + (DAILY,)
 
 
-TIME_CONTROLS = _load()
+TIME_CONTROLS, SPEEDS = _load()
 
 
 class Clock:

@@ -8,10 +8,11 @@ import logging
 from collections import OrderedDict, defaultdict
 from typing import Callable
 
-from . import variants
-from .live import ActionError, LiveGame
+from . import ratings, variants
+from .glicko2 import Rating
+from .live import ActionError, LiveGame, NewMove
 from .offload import Offload
-from .store import GameRow, Store
+from .store import GameRow, GameSave, Store
 
 log = logging.getLogger("superchess.server")
 
@@ -143,8 +144,26 @@ class Hub:
         """A stored game as the server holds it, its states ready to send."""
         names = {pid: self.store.player(pid).name for pid in (row.player0_id, row.player1_id) if pid}
         g = LiveGame(row, moves, names, self.now())
+        g.show_ratings(self.ratings_view(row))
         g.prepare()
         return g
+
+    def ratings_view(self, row: GameRow) -> list[dict] | None:
+        """A rated game's players' ratings as its state shows them: what its end did to them once
+        it is rated, else their ratings in its pool now (`ratings.side_view`); None if casual."""
+        if not row.rated or row.player0_id is None or row.player1_id is None:
+            return None
+        changes = self.store.rating_changes(row.id) if row.status == "finished" else {}
+        pool = ratings.pool_of(row.variant, row.mode, row.time_control)
+        view = []
+        for pid in (row.player0_id, row.player1_id):
+            change = changes.get(pid)
+            if change:
+                view.append(ratings.side_view(change.after, change.deviation, change.before))
+            else:
+                now = self.store.rating(pid, pool) or Rating()
+                view.append(ratings.side_view(now.rating, now.deviation))
+        return view
 
     def resume(self) -> None:
         """After a (re)start: load every game in progress, then run their clocks from the moment the
@@ -188,10 +207,7 @@ class Hub:
             if g is None:
                 raise LookupError("no such game")
             now = self.now()
-            plies = len(g.game.board.move_stack)
-            event = await self._change(g, lambda: g.apply(action, g.side_of(player_id), payload, now))
-            await self._commit(g, event, now, plies)
-            return event
+            return await self._event(g, lambda: g.apply(action, g.side_of(player_id), payload, now), now)
 
     async def start_game(self, game_id: str, player0: int, player1: int) -> None:
         async with self.locks[game_id]:
@@ -201,45 +217,57 @@ class Hub:
             for pid in (player0, player1):
                 g.names[pid] = self.store.player(pid).name
             now = self.now()
-            await self._commit(g, await self._change(g, lambda: g.start(player0, player1, now)), now, None)
+            await self._event(g, lambda: self._start(g, player0, player1, now), now)
+
+    def _start(self, g: LiveGame, player0: int, player1: int, now: int) -> dict:
+        event = g.start(player0, player1, now)
+        g.show_ratings(self.ratings_view(g.row))
+        return event
 
     async def decline(self, game_id: str) -> None:
         async with self.locks[game_id]:
             g = await self._load(game_id)
             if g.row.status != "waiting":
                 raise ActionError("this invitation is no longer open")
-            await self._commit(g, await self._change(g, g.decline), self.now(), None)
+            await self._event(g, g.decline, self.now())
 
-    async def _change(self, g: LiveGame, change: Callable[[], dict]) -> dict:
+    async def _event(self, g: LiveGame, change: Callable[[], dict], now: int) -> dict:
+        """One event of the game at `now`: the change made (`_change`), then persisted and announced
+        (`_commit`); the event, or the change's exception with nothing changed. The caller holds
+        the game's lock."""
+        event, new_move = await self._change(g, change)
+        await self._commit(g, event, (*new_move, now) if new_move else None, now)
+        return event
+
+    async def _change(self, g: LiveGame, change: Callable[[], dict]) -> tuple[dict, NewMove]:
         """Run a change of the game (which returns its event, or raises and changes nothing) and
-        build the new version's shared states. Play in variants whose listing is quick (a few
-        milliseconds at most) runs here; set-ups (which compile rosters) and searched listings run
-        off the event loop. The caller holds the game's lock, so nothing else reads or changes the
-        game meanwhile."""
-        def run() -> dict:
+        build the new version's shared states: the event, and how the stored moves change
+        (`LiveGame.new_move`). Play in variants whose listing is quick (a few milliseconds at most)
+        runs here; set-ups (which compile rosters) and searched listings run off the event loop. The
+        caller holds the game's lock, so nothing else reads or changes the game meanwhile."""
+        def run() -> tuple[dict, NewMove]:
+            plies = len(g.game.board.move_stack)
             event = change()
             g.bump_version()
             g.prepare()
-            return event
+            return event, g.new_move(plies)
         if g.row.status == "active" and not variants.searched_listing(g.game.board.variant):
             return run()
         return await self.offload.run(run)
 
-    async def _commit(self, g: LiveGame, event: dict, now: int, plies: int | None) -> None:
-        """Persist the event, then announce it. The events of different games that arrive in the
-        same turn of the event loop share one database transaction (group commit), up to
-        `GROUP_COMMIT` events: a full batch is committed and announced at once, so under load the
-        first moves of a busy turn do not wait for the last ones. Each caller waits for its own,
-        holding its game's lock, so a game's events stay one at a time. The event's version is
-        already counted (`_change`)."""
-        new_move = (plies, event["move"], now) if event.get("kind") == "move" else None
-        if event.get("kind") == "retract":  # the last move of an unfinished turn is taken back
-            new_move = (plies - 1, None, now)
+    async def _commit(self, g: LiveGame, event: dict, saved_move: tuple[int, str | None, int] | None,
+                      now: int) -> None:
+        """Persist the game, with the move it gained or lost (`Store.save_games`), then announce the
+        event. The events of different games that arrive in the same turn of the event loop share
+        one database transaction (group commit), up to `GROUP_COMMIT` events: a full batch is
+        committed and announced at once, so under load the first moves of a busy turn do not wait
+        for the last ones. Each caller waits for its own, holding its game's lock, so a game's
+        events stay one at a time. The event's version is already counted (`_change`)."""
         loop = asyncio.get_running_loop()
         if not self._batch:
             loop.call_soon(self._flush)
         done = loop.create_future()
-        self._batch.append((g, event, now, new_move, done))
+        self._batch.append((g, event, now, saved_move, done))
         if len(self._batch) >= GROUP_COMMIT:
             self._flush()
         await done
@@ -249,7 +277,7 @@ class Hub:
         if not batch:  # a full batch was committed before this scheduled flush came round
             return
         try:
-            self.store.save_games([(g.sync_row(now), new_move) for g, _, now, new_move, _ in batch])
+            rated = self.store.save_games([self._save(g, now, new_move) for g, _, now, new_move, _ in batch]) or {}
         except Exception:
             log.exception("could not save games %s", [g.row.id for g, *_ in batch])
             for g, *_, done in batch:
@@ -257,6 +285,12 @@ class Hub:
                 if not done.done():
                     done.set_exception(ActionError("the server could not save that; please try again"))
             return
+        for g, *_ in batch:
+            if g.row.id in rated:
+                g.show_ratings([ratings.side_view(c["after"], c["deviation"], c["before"]) for c in rated[g.row.id]])
+            if g.spawned is not None:
+                self.adopt(g.spawned)
+                g.spawned = None
         # whoever must act now hears first, across the whole batch; then everyone else
         failed: dict[asyncio.Future, Exception] = {}
         for first in (True, False):
@@ -278,6 +312,23 @@ class Hub:
                     done.set_exception(failed[done])
                 else:
                     done.set_result(None)
+
+    @staticmethod
+    def _save(g: LiveGame, now: int, new_move: tuple | None) -> GameSave:
+        """What the group commit writes of a game: its row and new move; its pool if it is rated and
+        over (the store rates it once); the rematch it started."""
+        row = g.sync_row(now)
+        pool = ratings.pool_of(row.variant, row.mode, row.time_control) if row.rated and row.status == "finished" \
+            else None
+        return GameSave(row, new_move, pool, g.spawned.sync_row(now) if g.spawned else None)
+
+    def adopt(self, g: LiveGame) -> None:
+        """A game started elsewhere (an accepted seek, a rematch) and saved: served from here on."""
+        g.show_ratings(self.ratings_view(g.row))
+        self.live[g.row.id] = g
+        self._schedule(g)
+        if self.ai:
+            self.ai.consider(g)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int, to_move: bool) -> None:
         """Send the new state to the viewers who are (`to_move`) or are not the player to move."""

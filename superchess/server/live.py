@@ -3,26 +3,52 @@ state each viewer may see. Pure: no I/O, time comes in as an argument."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
-from ..rules import Board, IllegalMoveError, Outcome, Termination, get_variant
-from ..rules.preview import roster_problem
-from ..rules.program import ProgramError, Roster
-from ..rules.record import Game, RecordError
-from ..rules.setups import Prelude, PreludeError, substitution_fen
+from ..rules import Board, IllegalMoveError, Outcome, ProgramError, Roster, Termination, get_variant
+from ..rules.game.preview import roster_problem
+from ..rules.game.record import Game, RecordError
+from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
-from .store import GameRow
+from .store import GameRow, waiting_game
 
 
 class ActionError(Exception):
     """A refused action; the message is shown to the player and nothing changes."""
 
 
-ACTIONS = ("move", "retract", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "abort", "submit_roster",
-           "prelude_pick", "prelude_swap")
 MODES = ("default", "private", "symmetric", "prelude")
-# what a player may do during the set-up (Private rosters being chosen, or Superchess's prelude)
-SETUP_ACTIONS = {"private": ("submit_roster", "abort"), "prelude": ("prelude_pick", "prelude_swap", "abort")}
+#: the phase of an active game
+PLAY = "play"
+#: the phase of a game that is over (finished or aborted): a rematch may be offered
+OVER = "over"
+OVER_STATUSES = ("finished", "aborted")
+#: the modes with a set-up before play (Private rosters being chosen, Superchess's prelude): that
+#: phase is named after its mode, and this is why an action of play waits during it
+SETUP_WAITS = {"private": "the players are still choosing their rosters",
+               "prelude": "the players are still choosing the set-up (prelude)"}
+
+
+#: how an event changes a game's stored moves: (index, text) of the move played, (index, None) of
+#: the move taken back, or None
+NewMove = tuple[int, str | None] | None
+
+
+class Played(NamedTuple):
+    """What the server notes of a move as it is played (both need the position before it)."""
+    ply: int  # its turn as a ply number (the moves of a turn share one)
+    lost: tuple[tuple[str, ...], tuple[str, ...]]  # the pieces each side had lost once it was played
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a player's action does and when it is accepted (the table `ACTIONS`)."""
+    handle: Callable[["LiveGame", int, dict, int], dict]  # (game, side, payload, now) -> the event
+    phases: frozenset[str]  # PLAY and the set-ups (by mode) that accept it
+    refusal: str = ""  # why an action of a set-up alone is refused once play began
+    when_damaged: bool = False  # accepted in a game whose stored data cannot be played
 
 
 def reason_text(game: Game, winner: int | None) -> str:
@@ -54,7 +80,7 @@ def _capturing_move_json(board, mv) -> str:
     return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
                        "promotion": mv.promotion.lower() if mv.promotion else None,
                        "captures": [cell for cell, _ in board.captures(mv)],
-                       "via": [board.geometry.names[c] for c in getattr(mv, "via", ())]})
+                       "via": [board.geometry.names[c] for c in mv.via]})
 
 
 class LiveGame:
@@ -72,10 +98,10 @@ class LiveGame:
             self.game = Game(row.variant, self._prelude_fen())
         else:  # a Private game's rosters join the board when the set-up ends (no move is played before)
             self.game = self._game_with(None if row.status in ("waiting", "setup") else rosters)
-        self.captured: list[list[str]] = [[], []]  # pieces each side has lost
-        self.taken: list[list[tuple[int, str]]] = []  # each move's captures (side, letter), to retract them
-        self.move_plies: list[int] = []  # each move's turn as a ply number (several moves per turn: InterGrid)
-        self.move_texts: list[str] = []  # the moves played, as text (what every state lists)
+        # the i-th entry is that of the i-th move of the board's stack (every move enters through
+        # `_play`); entries past the stack's end are those of retracted moves, replaced as moves are
+        # played again, so taking a move back needs no bookkeeping here
+        self._played: list[Played] = []
         for text in moves:
             try:
                 self._play(text)
@@ -92,6 +118,9 @@ class LiveGame:
         self.resume(now)
         self._states: dict = {}
         self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
+        # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
+        self.ratings: list[dict] | None = None
+        self.spawned: LiveGame | None = None  # the rematch the last event started, until the hub takes it
 
     def resume(self, now: int) -> None:
         """Run the clock (or the set-up window) of the game just loaded as from `now`, when the
@@ -145,18 +174,29 @@ class LiveGame:
     def _play(self, text: str) -> None:
         board = self.game.board
         move = board.parse_move(text)
-        taken = [(piece.side, piece.symbol()) for _, piece in board.captures(move)]
-        for side, letter in taken:
-            self.captured[side].append(letter)
-        self.taken.append(taken)
-        self.move_plies.append((board.fullmove_number - 1) * 2 + board.turn)
+        index = len(board.move_stack)
+        taken = board.captures(move)
+        lost = self._played[index - 1].lost if index else ((), ())
+        if taken:
+            lost = tuple(lost[side] + tuple(p.symbol() for _, p in taken if p.side == side) for side in (0, 1))
+        ply = (board.fullmove_number - 1) * 2 + board.turn
         self.game.play(move)
-        self.move_texts.append(move.text)
+        self._played[index:] = [Played(ply, lost)]
+
+    def new_move(self, plies_before: int) -> NewMove:
+        """How the stored moves change after an event that found `plies_before` moves on the board:
+        the move played (its index and text), the index of the move taken back (text None), or None."""
+        stack = self.game.board.move_stack
+        if len(stack) > plies_before:
+            return plies_before, stack[-1].text
+        if len(stack) < plies_before:
+            return len(stack), None
+        return None
 
     def start(self, player0: int, player1: int, now: int) -> dict:
         """The invitation is accepted: the set-up or the play begins."""
         self.row.player0_id, self.row.player1_id = player0, player1
-        if self.row.mode in SETUP_ACTIONS:
+        if self.row.mode in SETUP_WAITS:
             self.row.status = "setup"
             self.row.setup_deadline = now + self.tc.roster_window_ms
         else:
@@ -182,6 +222,15 @@ class LiveGame:
             return self.row.setup_deadline
         return self.clock.deadline() if self.row.status == "active" else None
 
+    def time_left(self, side: int, now: int) -> int | None:
+        """What a player has left as of `now` (ms): until the next deadline on their turn or in a
+        set-up (a flag fall, the end of an untimed first move's window, a Daily move's limit, the
+        set-up's end), else their clock; None when nothing runs."""
+        if self.row.status == "setup" or self.row.status == "active" and self.clock.running == side:
+            deadline = self.deadline()
+            return None if deadline is None else max(0, deadline - now)
+        return self.clock.remaining[side] if self.row.status == "active" else None
+
     def expired(self, now: int) -> bool:
         d = self.deadline()
         return d is not None and now >= d
@@ -191,29 +240,27 @@ class LiveGame:
         ActionError with the reason and change nothing."""
         if action == "timeout":
             return self._timeout(now)
-        if action not in ACTIONS:
+        rule = ACTIONS.get(action)
+        if rule is None:
             raise ActionError(f"unknown action {action!r}")
         if side is None:
             raise ActionError("only the players of this game can do that")
-        if self.row.status == "setup":
-            if action not in SETUP_ACTIONS[self.row.mode]:
-                raise ActionError("the players are still choosing their rosters" if self.row.mode == "private"
-                                  else "the players are still choosing the set-up (prelude)")
-            if self.expired(now):
-                return self._timeout(now)
-            return getattr(self, "_" + action)(side, payload, now)
-        if action == "submit_roster":
-            raise ActionError("rosters are submitted before the first move of a Private game only")
-        if action in ("prelude_pick", "prelude_swap"):
-            raise ActionError("the prelude comes before the first move of a Superchess prelude game only")
-        if self.row.status != "active":
-            raise ActionError("the game is not in progress" if self.row.status != "waiting"
+        status = self.row.status
+        if status in OVER_STATUSES and OVER in rule.phases:
+            return rule.handle(self, side, payload, now)
+        if status == "setup":
+            if self.row.mode not in rule.phases:
+                raise ActionError(SETUP_WAITS[self.row.mode])
+        elif PLAY not in rule.phases:
+            raise ActionError(rule.refusal)
+        elif status != "active":
+            raise ActionError("the game is not in progress" if status != "waiting"
                               else "the game has not started: the invitation is not accepted yet")
-        if self.damage and action != "abort":
+        elif self.damage and not rule.when_damaged:
             raise ActionError(f"this game cannot go on: {self.damage}; either player may abort it")
-        if self.clock.expired(now):  # a flag that fell before the timer fired decides first
+        if self.expired(now):  # a deadline that passed before its timer fired decides first
             return self._timeout(now)
-        return getattr(self, "_" + action)(side, payload, now)
+        return rule.handle(self, side, payload, now)
 
     def _move(self, side: int, payload: dict, now: int) -> dict:
         text = payload.get("move")
@@ -238,11 +285,9 @@ class LiveGame:
 
     def _last_turn(self) -> list[str]:
         """The moves of the turn that just ended, in order (`end` included when it ended the turn)."""
-        stack, plies = self.game.board.move_stack, self.move_plies
-        k = len(plies) - 1
-        while k > 0 and plies[k - 1] == plies[-1]:
-            k -= 1
-        return [m.text for m in stack[k:]]
+        board = self.game.board
+        last = board.peek()
+        return board.turn_texts()[-1].split() + ([last.text] if last.from_cell < 0 else [])
 
     def _retract(self, side: int, payload: dict, now: int) -> dict:
         """Take back the last move of the unfinished turn (tiling-rider R12); the clock runs on."""
@@ -254,10 +299,6 @@ class LiveGame:
         if not board.moves_in_turn:
             raise ActionError("no move of this turn to take back")
         text = board.pop().text
-        for taken_side, _ in self.taken.pop():  # the last move's captures are the lists' last entries
-            self.captured[taken_side].pop()
-        self.move_plies.pop()
-        self.move_texts.pop()
         return {"kind": "retract", "move": text, "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
@@ -301,6 +342,62 @@ class LiveGame:
             self.game = self._game_with(rosters)
         self.game.abort()
         return self._finish(now)
+
+    # -- rematch ----------------------------------------------------------------------------
+    def _offer_rematch(self, side: int, payload: dict, now: int) -> dict:
+        self._refuse_rematch_if_impossible()
+        if self.row.rematch_offer == side ^ 1:
+            return self._accept_rematch(side, payload, now)
+        if self.row.rematch_offer == side:
+            raise ActionError("you have already offered a rematch")
+        self.row.rematch_offer = side
+        return {"kind": "rematch_offer", "side": side}
+
+    def _accept_rematch(self, side: int, payload: dict, now: int) -> dict:
+        """The rematch starts: a new game with the same settings and the sides swapped (`rematch`),
+        which the hub adds in the transaction that saves this event."""
+        self._refuse_rematch_if_impossible()
+        if self.row.rematch_offer != side ^ 1:
+            raise ActionError("there is no rematch offer to accept")
+        self.spawned = self.rematch(self.row.rematch_offer, now)
+        self.row.rematch_offer = None
+        self.row.rematch_id = self.spawned.row.id
+        return {"kind": "rematch", "game_id": self.row.rematch_id}
+
+    def _decline_rematch(self, side: int, payload: dict, now: int) -> dict:
+        if self.row.rematch_offer != side ^ 1:
+            raise ActionError("there is no rematch offer to decline")
+        self.row.rematch_offer = None
+        return {"kind": "rematch_declined", "side": side}
+
+    def _refuse_rematch_if_impossible(self) -> None:
+        if self.row.rematch_id:
+            raise ActionError("the rematch has started already")
+        if self.row.player0_id is None or self.row.player1_id is None:
+            raise ActionError("this game had no opponent to play again")
+        if self.damage:
+            raise ActionError(f"this game cannot be played again: {self.damage}")
+
+    def rematch(self, offered_by: int, now: int) -> "LiveGame":
+        """The rematch, started at `now`: the same variant, time control, mode, start position (a
+        prelude's is chosen anew, a Private game's rosters too) and rating, the players' sides
+        swapped; the side that offered it is its creator."""
+        row = self.row
+        new = waiting_game(row.variant, row.time_control, getattr(row, f"player{offered_by}_id"), offered_by ^ 1, now,
+                           start_fen=None if row.mode == "prelude" else row.start_fen, mode=row.mode,
+                           roster=row.roster0 if row.mode == "symmetric" else None, rated=bool(row.rated))
+        new.player0_id, new.player1_id = row.player1_id, row.player0_id
+        return LiveGame.started(new, dict(self.names), now)
+
+    @classmethod
+    def started(cls, row: GameRow, names: dict[int, str], now: int) -> "LiveGame":
+        """A new game (not stored yet) whose two players are set, started at `now`: its first
+        version, ready to send (rules work: run it off the event loop)."""
+        game = cls(row, [], names, now)
+        game.start(row.player0_id, row.player1_id, now)
+        game.bump_version()
+        game.prepare()
+        return game
 
     def _submit_roster(self, side: int, payload: dict, now: int) -> dict:
         if getattr(self.row, f"submitted{side}"):
@@ -400,7 +497,14 @@ class LiveGame:
         shared = self._cached("turn_start_json", self._turn_start_json) if self._draft_hidden_from(viewer) \
             else self._cached("shared_json", self._shared_json)
         legal = self._cached("legal_json", self._legal_json) if to_move else "{}"
-        return f'{{{shared},{_compact(own)[1:-1]},"legal":{legal}}}'
+        ratings = self._cached("ratings_json", lambda: _compact(self.ratings))
+        return f'{{{shared},{_compact(own)[1:-1]},"ratings":{ratings},"legal":{legal}}}'
+
+    def show_ratings(self, view: list[dict] | None) -> None:
+        """The players' ratings as the state shows them (`ratings.side_view` per side), set by the
+        hub when the game is loaded or started and when its end is rated."""
+        self.ratings = view
+        self._states.pop("ratings_json", None)
 
     def prepare(self) -> None:
         """Build what every viewer's state shares for this version (the board, the legal moves, a
@@ -438,16 +542,12 @@ class LiveGame:
         kept = max(0, len(board.move_stack) - board.moves_in_turn)
         earlier = board.move_stack[:kept]
         last = earlier[-1] if earlier and earlier[-1].from_cell >= 0 else None
-        captured = [list(c) for c in self.captured]
-        for taken in self.taken[kept:]:
-            for side, _ in taken:
-                captured[side].pop()
         geo = start.geometry
         return {**self._shared(), "fen": start.fen(), "pieces": start.piece_symbols(),
-                "moves": [m.text for m in earlier], "move_plies": self.move_plies[:kept], "turn_moves": 0,
+                "moves": [m.text for m in earlier], "move_plies": self._move_plies(kept), "turn_moves": 0,
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
-                "captured": captured, **variants.turn_facts(start)}
+                "captured": self._captured(kept), **variants.turn_facts(start)}
 
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
@@ -459,6 +559,8 @@ class LiveGame:
             and (self.clock.moves_made < 2 or self.damage is not None),
             "rosters": self._cached(f"rosters{viewer}", lambda: self._visible_rosters(viewer)),
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
+            "can_rematch": status in OVER_STATUSES and viewer is not None and self.row.rematch_id is None
+            and self.row.player0_id is not None and self.row.player1_id is not None and self.damage is None,
             "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
 
     def _prelude_view(self) -> dict | None:
@@ -525,14 +627,14 @@ class LiveGame:
     def _shared(self) -> dict:
         """The part of the state every viewer sees alike."""
         return {**self._static()[0], **self._cached("dynamic", self._build_dynamic),
-                "moves": list(self.move_texts)}
+                "moves": [m.text for m in self.game.board.move_stack]}
 
     def _shared_json(self) -> str:
         """`_shared()` as JSON members (no braces): the fixed part encoded once per game, the move
-        list joined from the texts kept as the moves are played (letters, digits and `@=+-`: nothing
-        to escape)."""
+        list joined from the move texts (letters, digits and `@=+-`: nothing to escape)."""
+        texts = [m.text for m in self.game.board.move_stack]
         return (self._static()[1] + "," + _compact(self._cached("dynamic", self._build_dynamic))[1:-1]
-                + (',"moves":["' + '","'.join(self.move_texts) + '"]' if self.move_texts else ',"moves":[]'))
+                + (',"moves":["' + '","'.join(texts) + '"]' if texts else ',"moves":[]'))
 
     def _static(self) -> tuple[dict, str]:
         """The shared facts that do not change with the moves (players join at the start), and their
@@ -548,7 +650,7 @@ class LiveGame:
                 "files": geo.files, "ranks": geo.ranks,
                 "players": [{"name": names[s], "side": s} for s in (0, 1)],
                 "promotion_choices": [c.lower() for c in board.variant.promotion_choices],
-                "time_control": {"id": self.tc.id, "name": self.tc.name}, "mode": row.mode,
+                "time_control": {"id": self.tc.id, "name": self.tc.name}, "mode": row.mode, "rated": bool(row.rated),
                 "drafted_turns": variants.drafted_turns(board.variant),
             }
             self._fixed = (key, fixed, _compact(fixed)[1:-1])
@@ -568,12 +670,13 @@ class LiveGame:
             "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)}
             if last and last.from_cell >= 0 else None,
             "turn_moves": board.moves_in_turn,
-            "move_plies": self.move_plies if variants.multi_move(board.variant) else None,
+            "move_plies": self._move_plies(len(board.move_stack)) if variants.multi_move(board.variant) else None,
             "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
             and any(m.from_cell < 0 for m in board.legal_moves),
-            "check": check, "captured": [list(c) for c in self.captured],
+            "check": check, "captured": self._captured(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "draw_offer": row.draw_offer,
+            "rematch_offer": row.rematch_offer, "rematch": row.rematch_id,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
             "damage": self.damage,
@@ -583,6 +686,14 @@ class LiveGame:
             **variants.turn_facts(board),
         }
 
+    def _captured(self, moves: int) -> list[list[str]]:
+        """The pieces each side lost in the first `moves` moves of the board's stack, in order."""
+        return [list(lost) for lost in self._played[moves - 1].lost] if moves else [[], []]
+
+    def _move_plies(self, moves: int) -> list[int]:
+        """The turn of each of the first `moves` moves of the board's stack, as a ply number."""
+        return [played.ply for played in self._played[:moves]]
+
     def _clock_view(self, now: int) -> dict:
         c = self.clock
         running = c.running if self.row.status == "active" else None
@@ -590,3 +701,27 @@ class LiveGame:
                 "timed": c.timed(), "server_time": now, "daily": self.tc.daily,
                 "deadline": c.deadline() if running is not None else None,
                 "initial": self.tc.initial_ms, "increment": self.tc.increment_ms}
+
+
+_IN_PLAY = frozenset({PLAY})
+_OVER = frozenset({OVER})
+_REMATCH_AT_END = "a rematch can be offered once the game is over"
+_PRELUDE_ONLY = "the prelude comes before the first move of a Superchess prelude game only"
+#: every action a player can send: its handler, and the phases that accept it
+ACTIONS: dict[str, Action] = {
+    "move": Action(LiveGame._move, _IN_PLAY),
+    "retract": Action(LiveGame._retract, _IN_PLAY),
+    "resign": Action(LiveGame._resign, _IN_PLAY),
+    "offer_draw": Action(LiveGame._offer_draw, _IN_PLAY),
+    "accept_draw": Action(LiveGame._accept_draw, _IN_PLAY),
+    "decline_draw": Action(LiveGame._decline_draw, _IN_PLAY),
+    "claim_draw": Action(LiveGame._claim_draw, _IN_PLAY),
+    "abort": Action(LiveGame._abort, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
+    "submit_roster": Action(LiveGame._submit_roster, frozenset({"private"}),
+                            "rosters are submitted before the first move of a Private game only"),
+    "prelude_pick": Action(LiveGame._prelude_pick, frozenset({"prelude"}), _PRELUDE_ONLY),
+    "prelude_swap": Action(LiveGame._prelude_swap, frozenset({"prelude"}), _PRELUDE_ONLY),
+    "offer_rematch": Action(LiveGame._offer_rematch, _OVER, _REMATCH_AT_END),
+    "accept_rematch": Action(LiveGame._accept_rematch, _OVER, _REMATCH_AT_END),
+    "decline_rematch": Action(LiveGame._decline_rematch, _OVER, _REMATCH_AT_END),
+}

@@ -1,4 +1,5 @@
-"""Persistence behind a small repository: players, sessions, games and their moves.
+"""Persistence behind a small repository: players, sessions, games and their moves, the lobby's
+seeks, and ratings.
 
 SQLAlchemy 2 models; SQLite in the data folder is the default, any SQLAlchemy URL (PostgreSQL)
 works the same. A move is committed here before the server announces it.
@@ -9,10 +10,17 @@ import hashlib
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable, NamedTuple
 
-from sqlalchemy import (BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, create_engine,
-                        delete, event, exists, func, insert, inspect, or_, select, text, update)
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy import (BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, and_,
+                        bindparam, create_engine, delete, event, exists, func, insert, inspect, or_, select, text,
+                        update)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from . import ratings
+from .clock import TIME_CONTROLS
+from .glicko2 import Rating
 
 
 class Base(DeclarativeBase):
@@ -72,6 +80,75 @@ class GameRow(Base):
     submitted1: Mapped[int] = mapped_column(Integer, default=0)
     setup_deadline: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     prelude: Mapped[str | None] = mapped_column(Text, nullable=True)  # Superchess prelude steps (JSON)
+    rated: Mapped[int] = mapped_column(Integer, default=0)  # its end changes both players' ratings
+    rematch_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the side offering one
+    rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)  # the rematch, once accepted
+
+
+def waiting_game(variant: str, time_control: str, creator_id: int, creator_side: int, now: int, *,
+                 start_fen: str | None = None, mode: str = "default", roster: str | None = None,
+                 rated: bool = False, invited_id: int | None = None) -> GameRow:
+    """A new game waiting for its opponent, its creator on `creator_side` (a match, a seek accepted,
+    a rematch); `roster` is Symmetric mode's, for both sides. Not stored yet."""
+    tc = TIME_CONTROLS[time_control]
+    start = tc.per_move_ms if tc.daily else tc.initial_ms
+    row = GameRow(id=new_token(9), variant=variant, start_fen=start_fen, time_control=time_control, status="waiting",
+                  creator_id=creator_id, creator_side=creator_side, invited_id=invited_id, invite_token=new_token(),
+                  remaining0=start, remaining1=start, version=0, created_at=now, updated_at=now, mode=mode,
+                  roster0=roster, roster1=roster, rated=int(rated), result="*", claimed=0, submitted0=0, submitted1=0)
+    setattr(row, f"player{creator_side}_id", creator_id)
+    return row
+
+
+class SeekRow(Base):
+    """An open seek of the lobby: a match anyone may accept, with the settings of a match. A
+    real-time seek lasts while its creator is on the site (`expires_at` None); a Daily one until
+    `expires_at`. Accepting deletes it in the transaction that adds the game."""
+    __tablename__ = "seeks"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    time_control: Mapped[str] = mapped_column(String(30))
+    mode: Mapped[str] = mapped_column(String(10))
+    creator_side: Mapped[int] = mapped_column(Integer)
+    start_fen: Mapped[str | None] = mapped_column(Text, nullable=True)
+    roster: Mapped[str | None] = mapped_column(Text, nullable=True)  # Symmetric mode: the proposed roster
+    rated: Mapped[int] = mapped_column(Integer)
+    rating_min: Mapped[int | None] = mapped_column(Integer, nullable=True)  # who may accept, by rating
+    rating_max: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rating_variant: Mapped[str] = mapped_column(String(30))  # its rating pool (ratings.Pool)
+    speed: Mapped[str] = mapped_column(String(12))
+    pool: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)  # quick pairing pool
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class RatingRow(Base):
+    """A player's Glicko-2 rating in one pool (rating variant and speed)."""
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_pool", "variant", "speed", "rating"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(30), primary_key=True)
+    speed: Mapped[str] = mapped_column(String(12), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one player's rating: the profile's history and the game's result line."""
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player", "player_id", "at"),)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(30))
+    speed: Mapped[str] = mapped_column(String(12))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)  # after the game
+    at: Mapped[int] = mapped_column(BigInteger)
 
 
 class SavedRosterRow(Base):
@@ -96,7 +173,8 @@ class MoveRow(Base):
 # what changes after a game row is created
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
-                         "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at")
+                         "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at",
+                         "rematch_offer", "rematch_id")
 
 
 _FINAL_STATUSES = ("finished", "aborted", "declined")
@@ -113,6 +191,51 @@ def _update_game(columns: tuple[str, ...]):
 _INSERT_MOVE = insert(MoveRow.__table__)
 _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == bindparam("game_id"))
                                                & (MoveRow.__table__.c.ply == bindparam("ply")))
+
+
+class GameSave(NamedTuple):
+    """One game's part of a group commit (`Store.save_games`)."""
+    row: GameRow
+    new_move: tuple[int, str | None, int] | None = None  # (ply, text or None to take it back, at)
+    pool: ratings.Pool | None = None  # a rated game's pool: its end is rated in the same transaction
+    new_game: GameRow | None = None  # a game this event makes (a rematch), added in the same transaction
+
+
+def _mutable_values(row: GameRow) -> tuple:
+    """The row's mutable columns, as `save_games` compares them with what it last wrote."""
+    # a loaded row's attributes are in its __dict__; reading them there skips SQLAlchemy's
+    # instrumentation, which cost more than the UPDATE (unset ones take the ORM's default)
+    loaded = row.__dict__
+    return tuple([loaded[c] if c in loaded else getattr(row, c) for c in _MUTABLE_GAME_COLUMNS])
+
+
+def _rate(conn, row: GameRow, pool: ratings.Pool) -> list[dict] | None:
+    """Rate a finished game once, inside the transaction that saves it: both players' ratings in its
+    pool move by Glicko-2 and each change is kept (`rating_changes`, keyed by game and player, so
+    a game is never rated twice). Returns each side's change ({"before", "after", "deviation"}),
+    or None if the game was rated before."""
+    changes = RatingChangeRow.__table__
+    if conn.execute(select(changes.c.game_id).where(changes.c.game_id == row.id).limit(1)).first():
+        return None
+    players = (row.player0_id, row.player1_id)
+    table = RatingRow.__table__
+    key = (table.c.variant == pool.variant) & (table.c.speed == pool.speed)
+    found = [conn.execute(select(table).where(key & (table.c.player_id == pid)).with_for_update()).first()
+             for pid in players]
+    before = [Rating(r.rating, r.deviation, r.volatility) if r else Rating() for r in found]
+    first_score = 0.5 if row.winner is None else float(row.winner == 0)
+    after = ratings.after_game(before[0], before[1], first_score)
+    at = row.updated_at
+    for pid, old, new in zip(players, found, after):
+        values = {"rating": new.rating, "deviation": new.deviation, "volatility": new.volatility, "updated_at": at}
+        if old:
+            conn.execute(update(table).where(key & (table.c.player_id == pid)).values(games=old.games + 1, **values))
+        else:
+            conn.execute(insert(table).values(player_id=pid, variant=pool.variant, speed=pool.speed, games=1, **values))
+    conn.execute(insert(changes), [{"game_id": row.id, "player_id": pid, "variant": pool.variant, "speed": pool.speed,
+                                    "before": old.rating, "after": new.rating, "deviation": new.deviation, "at": at}
+                                   for pid, old, new in zip(players, before, after)])
+    return [{"before": old.rating, "after": new.rating, "deviation": new.deviation} for old, new in zip(before, after)]
 
 
 def new_token(nbytes: int = 24) -> str:
@@ -189,6 +312,15 @@ class Store:
             s.add(row)
             s.commit()
             return row
+
+    def add_guest(self, names: Iterable[str], now: int) -> PlayerRow:
+        """A new guest under the first of `names` that is free (taken at once by another: the next)."""
+        for name in names:
+            try:
+                return self.add_player(name, None, now)
+            except IntegrityError:
+                continue
+        raise ValueError("no free guest name")
 
     def bot(self, level: int, now: int) -> PlayerRow:
         """The computer player of `level` (made on first use)."""
@@ -275,7 +407,8 @@ class Store:
                        & ~exists().where(SessionRow.player_id == player, SessionRow.last_seen >= cutoff)
                        & ~exists().where(or_(GameRow.creator_id == player, GameRow.player0_id == player,
                                              GameRow.player1_id == player, GameRow.invited_id == player))
-                       & ~exists().where(SavedRosterRow.player_id == player))
+                       & ~exists().where(SavedRosterRow.player_id == player)
+                       & ~exists().where(SeekRow.creator_id == player))
         players = PlayerRow.__table__
         guest_sessions = sessions.c.player_id.in_(select(player).where(idle_guests))
         without_sessions = idle_guests & ~exists().where(SessionRow.player_id == player)
@@ -310,23 +443,23 @@ class Store:
         with self.session() as s:
             return list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
 
-    def save_games(self, batch: list[tuple[GameRow, tuple[int, str, int] | None]]) -> None:
+    def save_games(self, batch: list[GameSave | tuple]) -> dict[str, list[dict]]:
         """Write several games' states (and each one's new move, if any) in one transaction: the hub
         groups the events of one moment into one commit. Plain UPDATE and INSERT statements: the
         rows are already known to exist, so no ORM merge round trip. Only the columns that changed
         since this store last wrote the row are set (a move changes the clocks and the version; an
         UPDATE that sets every column costs SQLite twice as much, foreign keys checked again). A new
         move without text, `(ply, None, at)`, takes back the move at that ply (a retracted move of
-        a drafted turn)."""
+        a drafted turn). A game a save makes (`GameSave.new_game`) is added, and a rated game found
+        finished is rated (`_rate`), in the same transaction. Returns the rating changes made, by
+        game id (`_rate`)."""
         updates: dict[tuple[str, ...], list[dict]] = {}
         written = []
         moves = []
         dropped = []
-        for row, new_move in batch:
-            # a loaded row's attributes are in its __dict__; reading them there skips SQLAlchemy's
-            # instrumentation, which cost more than the UPDATE (unset ones take the ORM's default)
-            loaded = row.__dict__
-            values = tuple([loaded[c] if c in loaded else getattr(row, c) for c in _MUTABLE_GAME_COLUMNS])
+        saves = [GameSave(*entry) for entry in batch]
+        for row, new_move, _, new_game in saves:
+            values = _mutable_values(row)
             before = self._written.get(row.id)
             changed = _MUTABLE_GAME_COLUMNS if before is None else \
                 tuple([c for c, now, then in zip(_MUTABLE_GAME_COLUMNS, values, before) if now != then])
@@ -335,11 +468,14 @@ class Store:
                 params["game_id"] = row.id
                 updates.setdefault(changed, []).append(params)
             written.append((row.id, values, row.status in _FINAL_STATUSES))
+            if new_game is not None:
+                written.append((new_game.id, _mutable_values(new_game), False))
             if new_move and new_move[1] is None:
                 dropped.append({"game_id": row.id, "ply": new_move[0]})
             elif new_move:
                 ply, text, at = new_move
                 moves.append({"game_id": row.id, "ply": ply, "text": text, "at": at})
+        changes = {}
         with self.engine.begin() as conn:
             for columns, params in updates.items():
                 conn.execute(_update_game(columns), params)
@@ -347,11 +483,22 @@ class Store:
                 conn.execute(_DELETE_MOVE, dropped)
             if moves:
                 conn.execute(_INSERT_MOVE, moves)
+            for row, _, pool, new_game in saves:
+                if new_game is not None:
+                    with Session(conn) as s:
+                        s.add(new_game)
+                        s.flush()
+                        s.expunge(new_game)
+                if pool is not None and row.status == "finished":
+                    change = _rate(conn, row, pool)
+                    if change:
+                        changes[row.id] = change
         for game_id, values, final in written:  # committed: what the database now holds
             if final:
                 self._written.pop(game_id, None)
             else:
                 self._written[game_id] = values
+        return changes
 
     def games_of(self, player_id: int) -> list[GameRow]:
         with self.session() as s:
@@ -390,3 +537,85 @@ class Store:
             s.delete(row)
             s.commit()
             return True
+
+    # -- the lobby's seeks ------------------------------------------------------------------
+    def add_seek(self, row: SeekRow, most: int, now: int) -> bool:
+        """Add the seek unless its creator has `most` open seeks already (False then). Counted with
+        the creator's row locked, so that two creations at once cannot both pass."""
+        with self.session() as s:
+            s.execute(select(PlayerRow.id).where(PlayerRow.id == row.creator_id).with_for_update())
+            count = s.scalar(select(func.count()).select_from(SeekRow)
+                             .where(SeekRow.creator_id == row.creator_id, _seek_open(now)))
+            if count >= most:
+                return False
+            s.add(row)
+            s.commit()
+            return True
+
+    def open_seeks(self, now: int, seek_id: str | None = None, pool: str | None = None) -> list:
+        """Open seeks, oldest first (or the one with `seek_id`, or those of a quick pairing pool),
+        each with its creator's name, whether the creator has an account, and the creator's rating
+        in the seek's pool (None: not rated there yet): rows of (seek, name, account, rating, deviation)."""
+        q = (select(SeekRow, PlayerRow.name, PlayerRow.password_hash.is_not(None).label("account"),
+                    RatingRow.rating, RatingRow.deviation)
+             .join(PlayerRow, PlayerRow.id == SeekRow.creator_id)
+             .outerjoin(RatingRow, and_(RatingRow.player_id == SeekRow.creator_id,
+                                        RatingRow.variant == SeekRow.rating_variant, RatingRow.speed == SeekRow.speed))
+             .where(_seek_open(now)))
+        if seek_id is not None:
+            q = q.where(SeekRow.id == seek_id)
+        if pool is not None:
+            q = q.where(SeekRow.pool == pool)
+        with self.session() as s:
+            return list(s.execute(q.order_by(SeekRow.created_at, SeekRow.id)))
+
+    def take_seek(self, seek_id: str, game: GameRow) -> bool:
+        """Close the seek and add the game it became, in one transaction; False (nothing changed)
+        if the seek was gone: of two acceptances at once, exactly one makes a game."""
+        with self.engine.begin() as conn:
+            if conn.execute(delete(SeekRow.__table__).where(SeekRow.__table__.c.id == seek_id)).rowcount != 1:
+                return False
+            with Session(conn) as s:
+                s.add(game)
+                s.flush()
+                s.expunge(game)
+        return True
+
+    def drop_seek(self, seek_id: str) -> bool:
+        with self.engine.begin() as conn:
+            return conn.execute(delete(SeekRow.__table__).where(SeekRow.__table__.c.id == seek_id)).rowcount == 1
+
+    def drop_real_time_seeks(self, player_id: int) -> list[str]:
+        """Delete the player's real-time seeks (the player left the site); their ids."""
+        return self._drop_seeks((SeekRow.creator_id == player_id) & SeekRow.expires_at.is_(None))
+
+    def drop_expired_seeks(self, now: int) -> list[str]:
+        """Delete the Daily seeks expired by `now`; their ids."""
+        return self._drop_seeks(SeekRow.expires_at <= now)
+
+    def _drop_seeks(self, condition) -> list[str]:
+        with self.engine.begin() as conn:
+            ids = list(conn.scalars(select(SeekRow.id).where(condition)))
+            if ids:
+                conn.execute(delete(SeekRow.__table__).where(SeekRow.__table__.c.id.in_(ids)))
+            return ids
+
+    def real_time_seekers(self) -> set[int]:
+        """The creators of real-time seeks (they last while their creator is on the site)."""
+        with self.session() as s:
+            return set(s.scalars(select(SeekRow.creator_id).where(SeekRow.expires_at.is_(None)).distinct()))
+
+    # -- ratings ----------------------------------------------------------------------------
+    def rating(self, player_id: int, pool: ratings.Pool) -> RatingRow | None:
+        with self.session() as s:
+            return s.get(RatingRow, (player_id, pool.variant, pool.speed))
+
+    def rating_changes(self, game_id: str) -> dict[int, RatingChangeRow]:
+        """What a rated game did to its players' ratings, by player id (empty: not rated)."""
+        with self.session() as s:
+            return {r.player_id: r for r in s.scalars(select(RatingChangeRow).where(RatingChangeRow.game_id == game_id))}
+
+
+def _seek_open(now: int):
+    """The condition of a seek still open at `now` (a Daily seek expires)."""
+    return or_(SeekRow.expires_at.is_(None), SeekRow.expires_at > now)

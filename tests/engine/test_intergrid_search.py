@@ -1,8 +1,8 @@
 """The InterGrid turn search (engine/intergrid_search.py): a turn searched as its two parts."""
 from __future__ import annotations
 
+from superchess.engine import choose_move
 from superchess.engine.intergrid_search import MATE, best_turn
-from superchess.engine.play import choose_move
 from superchess.rules import Board
 from tests.rules import intergrid_reference as ig
 from tests.rules.test_intergrid import pos

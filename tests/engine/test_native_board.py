@@ -7,7 +7,8 @@ import pytest
 
 from superchess.engine.play import search_position
 from superchess.engine.search import Limits
-from superchess.rules import Board, native
+from superchess.rules import Board
+from superchess.rules.core import native
 
 
 @pytest.mark.skipif(not native.available(), reason="the native core is not built")

@@ -64,7 +64,7 @@ def test_mate_in_two_super16():
     assert mate_in(r.score) == 2
     assert len(r.pv) >= 3
     for m in r.pv[:3]:
-        board._push_code(m)
+        board.push_code(m)
     assert board.is_checkmate()
 
 

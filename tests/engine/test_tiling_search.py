@@ -11,7 +11,7 @@ from importlib import resources
 import pytest
 
 from superchess.engine import tiling_search
-from superchess.engine.play import choose_move
+from superchess.engine import choose_move
 from superchess.engine.tiling_search import (
     MATE,
     RETRACT,
@@ -23,7 +23,7 @@ from superchess.engine.tiling_search import (
     tiling_levels,
 )
 from superchess.rules import Board, Piece
-from superchess.rules.turns import END_TURN
+from superchess.rules.core.turns import END_TURN
 from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
 from tests.rules import tiling_reference as T
 from tests.rules.test_tiling import position, random_position

@@ -8,8 +8,8 @@ import pytest
 from superchess.engine.evaluate import evaluate, evaluator_for, pack, unpack
 from superchess.engine.values import piece_values
 from superchess.rules import Board, Program, Roster
-from superchess.rules.encoding import CASTLE, CELL_MASK, EP, TO_SHIFT
-from superchess.rules.position import attacked
+from superchess.rules.core.encoding import CASTLE, CELL_MASK, EP, TO_SHIFT
+from superchess.rules.core.position import attacked
 from tests.rules.helpers import board_with
 
 NIGHTRIDER = Roster({"N": Program("slide", ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)))})

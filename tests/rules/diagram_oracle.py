@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 
-from superchess.rules.diagram_rules import DiagramRules, PieceRule
-from superchess.rules.diagram_tables import capture_offsets, is_plain
-from superchess.rules.xbetza import ENEMY_S, FRIEND_S, Req, generate
+from superchess.rules.diagram.tables import capture_offsets, is_plain
+from superchess.rules.diagram.variant import DiagramVariant, PieceRule
+from superchess.rules.diagram.xbetza import ENEMY_S, FRIEND_S, Req, generate
 
 SIDE_SHIFT = 6
 TYPE_MASK = 63
@@ -25,7 +25,7 @@ DMove = tuple[int, int, tuple[int, ...], str]
 _STATIC: dict[int, tuple] = {}
 
 
-def _static(rules: DiagramRules) -> tuple:
+def _static(rules: DiagramVariant) -> tuple:
     """Zobrist keys, capture offsets and the caches of compiled cells and attack sources of a rules
     object, made once."""
     entry = _STATIC.get(id(rules))
@@ -40,7 +40,7 @@ def _static(rules: DiagramRules) -> tuple:
     return entry[1:]
 
 
-def compile_cell(rules: DiagramRules, type_index: int, side: int, cell: int) -> tuple[tuple, tuple]:
+def compile_cell(rules: DiagramVariant, type_index: int, side: int, cell: int) -> tuple[tuple, tuple]:
     """(rays, walked patterns) of a piece type for a side on a cell: a ray is (cells, may end on
     empty, may capture, initial only)."""
     files, ranks = rules.files, rules.ranks
@@ -60,7 +60,7 @@ def compile_cell(rules: DiagramRules, type_index: int, side: int, cell: int) -> 
 class DiagramPosition:
     """Mutable state with make/unmake; see the module docstring."""
 
-    def __init__(self, rules: DiagramRules) -> None:
+    def __init__(self, rules: DiagramVariant) -> None:
         self.rules = rules
         self.files, self.ranks = rules.files, rules.ranks
         n = self.files * self.ranks

@@ -22,10 +22,10 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from superchess.rules import Board, Termination  # noqa: E402
-from superchess.rules.fen import get_fen, set_fen  # noqa: E402
-from superchess.rules.native import core_position  # noqa: E402
-from superchess.rules.position import Position  # noqa: E402
-from superchess.rules.variant import get_variant  # noqa: E402
+from superchess.rules import get_variant  # noqa: E402
+from superchess.rules.core.fen import get_fen, set_fen  # noqa: E402
+from superchess.rules.core.native import core_position  # noqa: E402
+from superchess.rules.core.position import Position  # noqa: E402
 
 from .chess_reference import KIWIPETE, POS3, POS4, POS4_MIRRORED, POS5, POS6, START, ref_perft  # noqa: E402
 
@@ -145,7 +145,7 @@ def test_perft_suite_deep(fen, depth):
 def test_divide_report_finds_the_faulty_position(monkeypatch):
     """The mismatch report walks down to the position whose move lists differ (here: a move
     generator that has forgotten en passant)."""
-    from superchess.rules.encoding import EP
+    from superchess.rules.core.encoding import EP
 
     fen = "8/8/1k6/2b5/2p5/8/3P1K2/8 w - - 0 1"
     legal = Position.legal

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from superchess.rules.diagram import DiagramError, diagram_line, parse_diagram
-from superchess.rules.xbetza import patterns
+from superchess.rules.diagram.line import DiagramError, diagram_line, parse_diagram
+from superchess.rules.diagram.xbetza import patterns
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_2ad9606e81dee206.txt"
 

@@ -10,9 +10,9 @@ import chess
 import pytest
 
 from superchess.rules import Board, Termination
-from superchess.rules.diagram import DiagramError
-from superchess.rules.diagram_board import DiagramBoard
-from superchess.rules.diagram_rules import get_diagram_variant, rules_from_diagram
+from superchess.rules.diagram.board import DiagramBoard
+from superchess.rules.diagram.line import DiagramError
+from superchess.rules.diagram.variant import get_diagram_variant, rules_from_diagram
 from tests.rules.test_diagram import seed_line
 
 ORTHODOX = ("files=8 ranks=8 promoZone=1 promoChoice=Q pawn:P:fmWfcFifmnD:pawn:a2,b2,c2,d2,e2,f2,g2,h2 "

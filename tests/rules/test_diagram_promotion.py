@@ -13,8 +13,8 @@ import chess
 import pytest
 
 from superchess.rules import Board, IllegalMoveError
-from superchess.rules.diagram import parse_diagram
-from superchess.rules.diagram_rules import get_diagram_variant, rules_from_diagram
+from superchess.rules.diagram.line import parse_diagram
+from superchess.rules.diagram.variant import get_diagram_variant, rules_from_diagram
 
 PIECES = ("knight:N:N:knight:b1,g1 bishop:B:B:bishop:c1,f1 rook:R:R:rook:a1,h1 queen:Q:Q:queen:d1 "
           "king:K:K:king:e1 royal=6")

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
 from tests.rules import intergrid_reference as ig
-from superchess.rules.record import Game
-from superchess.rules.turns import END_TURN
+from superchess.rules.core.turns import END_TURN
+from superchess.rules.game.record import Game
 
 from .test_intergrid import pos
 

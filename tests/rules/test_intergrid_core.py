@@ -11,29 +11,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from superchess.rules.intergrid_board import move_text
-from superchess.rules.layered_fen import layered_fen, parse_layered_fen
-from superchess.rules.layered_geometry import POINTS, SQUARES
-from superchess.rules.layered_position import LayeredPosition
-from superchess.rules.layered_variant import get_layered_variant
-from superchess.rules.position_cursor import Cursor
+from superchess.rules.core.cursor import Cursor
+from superchess.rules.intergrid.board import move_text
+from superchess.rules.intergrid.fen import intergrid_fen, parse_intergrid_fen
+from superchess.rules.intergrid.geometry import POINTS, SQUARES
+from superchess.rules.intergrid.position import IntergridPosition
+from superchess.rules.intergrid.variant import get_intergrid_variant
 
 from . import intergrid_reference as ig
 from .helpers import occupied_by_side
 from .test_intergrid import pos as ref_pos
 
-GEO = get_layered_variant("intergrid").geometry
+GEO = get_intergrid_variant("intergrid").geometry
 
 
 def names(cells) -> set[str]:
     return {GEO.name(c) for c in cells}
 
 
-def core(pieces: dict[str, str], side: str = "w") -> LayeredPosition:
-    return parse_layered_fen(ig.fen(ref_pos(pieces, side, "-")))
+def core(pieces: dict[str, str], side: str = "w") -> IntergridPosition:
+    return parse_intergrid_fen(ig.fen(ref_pos(pieces, side, "-")))
 
 
-def play(p: LayeredPosition, text: str) -> None:
+def play(p: IntergridPosition, text: str) -> None:
     p.make(next(m for m in p.moves() if move_text(m) == text))
 
 
@@ -105,7 +105,7 @@ def test_r5_edge_rule_takes_point_pieces_only():
 
 def test_make_unmake_restores_everything():
     """Cell-change make/unmake: board, occupancy, Kings, rights, en passant, clocks and hash."""
-    p = parse_layered_fen(ig.START_FEN)
+    p = parse_intergrid_fen(ig.START_FEN)
     before = (list(p.board), [set(s) for s in p.occ], list(p.kings), p.castling, list(p.ep), p.hash,
               p.halfmove, p.fullmove, p.side, p.phase)
     for text in ("e2e4", "G1E2"):
@@ -140,13 +140,13 @@ def test_a_quiet_point_pawn_step_to_a_corner_attacks():
 # =========================================================================== cursors
 
 def test_cursor_unmakes_down_to_itself_and_detects_a_stale_one():
-    p = parse_layered_fen(ig.START_FEN)
+    p = parse_intergrid_fen(ig.START_FEN)
     root = Cursor(p)
     play(p, "e2e4")
     after = Cursor(p)
     play(p, "G1E2")
     assert after.view(lambda q: q.phase) == 1 and p.phase == 2
-    assert root.view(layered_fen) == ig.START_FEN and p.phase == 2  # later moves kept
+    assert root.view(intergrid_fen) == ig.START_FEN and p.phase == 2  # later moves kept
     assert root.get() is p and not p.stack
     play(p, "d2d4")
     with pytest.raises(RuntimeError):
@@ -155,11 +155,11 @@ def test_cursor_unmakes_down_to_itself_and_detects_a_stale_one():
 
 # =========================================================================== differential
 
-def _texts(p: LayeredPosition) -> list[str]:
+def _texts(p: IntergridPosition) -> list[str]:
     return sorted(move_text(m) for m in p.moves())
 
 
-def _attacks(p: LayeredPosition) -> list[tuple[int, int]]:
+def _attacks(p: IntergridPosition) -> list[tuple[int, int]]:
     return [(s, by) for s in range(GEO.point_base) for by in (0, 1) if p.attacked(s, by)]
 
 
@@ -167,7 +167,7 @@ def _ref_attacks(state: ig.State) -> list[tuple[int, int]]:
     return [(s, by) for s in range(64) for by in (0, 1) if ig.square_attacked(state, s, "wb"[by])]
 
 
-def _assert_cell_state(p: LayeredPosition) -> None:
+def _assert_cell_state(p: IntergridPosition) -> None:
     """The CellPosition state follows the cells: each side's occupied cells, the Kings' cells."""
     assert p.occ == occupied_by_side(p.board)
     assert p.kings == [p.board.index(code) if code in p.board else -1 for code in p.tables.king_code]
@@ -179,7 +179,7 @@ def test_position_matches_reference_in_random_games(seed):
     attacked squares for both sides (5) and the position text equal the reference's."""
     rng = random.Random(seed)
     state = ig.start()
-    p = parse_layered_fen(ig.START_FEN)
+    p = parse_intergrid_fen(ig.START_FEN)
     for _ in range(60):
         assert _texts(p) == sorted(m.text() for m in ig.square_moves(state))
         assert _attacks(p) == _ref_attacks(state)
@@ -195,13 +195,13 @@ def test_position_matches_reference_in_random_games(seed):
             play(p, turn.point.text())
         p.end_turn()
         state = ig.apply_point(mid, turn.point).state
-        assert layered_fen(p) == ig.fen(state) and p.rehash() == p.hash
+        assert intergrid_fen(p) == ig.fen(state) and p.rehash() == p.hash
         _assert_cell_state(p)
         if state.king("w") is None or state.king("b") is None:
             break
     while p.stack:
         p.unmake()
-    assert layered_fen(p) == ig.START_FEN
+    assert intergrid_fen(p) == ig.START_FEN
     _assert_cell_state(p)
 
 
@@ -211,7 +211,7 @@ def test_hash_is_the_hash_of_the_position_reached(seed, turns):
     """Incremental Zobrist: equal to the hash computed from scratch after any random line, and
     equal for the same position reached through its text."""
     rng = random.Random(seed)
-    p = parse_layered_fen(ig.START_FEN)
+    p = parse_intergrid_fen(ig.START_FEN)
     for _ in range(turns):
         moves = p.moves()
         if not moves or min(p.kings) < 0:
@@ -222,17 +222,17 @@ def test_hash_is_the_hash_of_the_position_reached(seed, turns):
             p.make(rng.choice(point))
         p.end_turn()
         assert p.hash == p.rehash()
-    assert parse_layered_fen(layered_fen(p)).hash == p.hash
+    assert parse_intergrid_fen(intergrid_fen(p)).hash == p.hash
 
 
 def test_layers_of_the_piece_types_are_data():
     """intergrid 2: no point King; the square King is the checkable piece (5)."""
-    v = get_layered_variant("intergrid")
+    v = get_intergrid_variant("intergrid")
     square_letters = [pt.letter for pt, layer in zip(v.pieces, v.layers) if layer == SQUARES]
     point_letters = [pt.letter for pt, layer in zip(v.pieces, v.layers) if layer == POINTS]
     assert square_letters == list("KQRBNP") and point_letters == list("QRBNP")
     with pytest.raises(ValueError):
-        parse_layered_fen(ig.START_FEN.replace("1NBRQRNB1", "1NBRKRNB1"))
+        parse_intergrid_fen(ig.START_FEN.replace("1NBRQRNB1", "1NBRKRNB1"))
 
 
 # =========================================================================== properties (Board)
@@ -286,9 +286,9 @@ def test_castling_rights_without_their_pieces_lapse_with_the_first_move():
     """intergrid 3.5 (as the reference keeps rights): a text may name a right whose King or Rook is
     not at home; it is kept in the text until the first move, then dropped."""
     text = ig.fen(ref_pos({"e1": "K", "h1": "R", "a1": "R", "h8": "k"}, "w", "KQ"))
-    p = parse_layered_fen(text)
-    assert layered_fen(p) == text
+    p = parse_intergrid_fen(text)
+    assert intergrid_fen(p) == text
     play(p, "h1h2")
     p.end_turn()
     state = ig.apply(ig.parse_fen(text), ig.parse_turn(ig.parse_fen(text), "h1h2"))
-    assert layered_fen(p) == ig.fen(state) and " w - " not in layered_fen(p) and " b - " in layered_fen(p)
+    assert intergrid_fen(p) == ig.fen(state) and " w - " not in intergrid_fen(p) and " b - " in intergrid_fen(p)

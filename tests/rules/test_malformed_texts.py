@@ -10,10 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from superchess.rules import Board, FenError
-from superchess.rules.variant import BOARD_VARIANT_NAMES
+from superchess.rules import VARIANTS, Board, FenError
 
-START = {name: Board(name).fen() for name in BOARD_VARIANT_NAMES}
+START = {name: Board(name).fen() for name in tuple(VARIANTS)}
 #: Counts no rank can hold: one that a list of that many cells would take 1.5 GB for, and one past
 #: what a machine-sized integer holds.
 HUGE_COUNTS = ("100000000", "10000000000000000000")
@@ -42,14 +41,14 @@ def peak_bytes(text: str, variant: str) -> tuple[int, str]:
     return peak, ended
 
 
-@pytest.mark.parametrize("variant", BOARD_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", tuple(VARIANTS))
 @pytest.mark.parametrize("count", HUGE_COUNTS)
 def test_an_empty_run_longer_than_its_rank_is_refused_before_anything_is_allocated(variant, count):
     peak, ended = peak_bytes(with_empty_run(variant, count), variant)
     assert ended in ("FenError", "TilingError") and peak < 2_000_000
 
 
-@pytest.mark.parametrize("variant", BOARD_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", tuple(VARIANTS))
 def test_every_reader_refuses_what_is_not_an_ascii_number_with_a_fen_error(variant):
     """Superscript and other non-ASCII digits pass `str.isdigit` but not `int`: refused as FenError
     in a rank and in every counter field; so are counters of more than nine digits."""
@@ -121,14 +120,14 @@ def board_or_fen_error(variant: str, text: str) -> None:
     assert Board(variant, b.fen()).fen() == b.fen()
 
 
-@pytest.mark.parametrize("variant", BOARD_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", tuple(VARIANTS))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_position_texts_give_a_board_or_a_fen_error(variant, data):
     board_or_fen_error(variant, data.draw(mutated(variant)))
 
 
-@pytest.mark.parametrize("variant", BOARD_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", tuple(VARIANTS))
 @settings(max_examples=40, deadline=None)
 @given(text=st.text(max_size=120))
 def test_arbitrary_texts_give_a_board_or_a_fen_error(variant, text):

@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from superchess.rules import Board
-from superchess.rules.board import IllegalMoveError
-from superchess.rules.diagram_rules import rules_from_diagram
-from superchess.rules.encoding import DESTROY
-from superchess.rules.fen import FenError
-from superchess.rules.native import available
-from superchess.rules.program import Program, ProgramError, Roster
-from superchess.rules.setups import random_substitution, substitution_fen
-from superchess.rules.variant import get_variant
+from superchess.rules import get_variant
+from superchess.rules.core.board import IllegalMoveError
+from superchess.rules.core.encoding import DESTROY
+from superchess.rules.core.fen import FenError
+from superchess.rules.core.native import available
+from superchess.rules.core.program import Program, ProgramError, Roster
+from superchess.rules.diagram.variant import rules_from_diagram
+from superchess.rules.game.setups import random_substitution, substitution_fen
 
 from .chess_reference import KIWIPETE, POS3, POS4, POS5, POS6
 from .test_diagram_play import ORTHODOX, TINY

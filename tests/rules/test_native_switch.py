@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from superchess.rules import Board, native
+from superchess.rules import Board
+from superchess.rules.core import native
 
 needs_native = pytest.mark.skipif(not native.available(), reason="the native core is not built")
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from superchess.rules import Board, Program, ProgramError, Roster, get_variant
-from superchess.rules.preview import validate_roster
+from superchess.rules.game.preview import validate_roster
 
 from .helpers import board_with, dests, line_targets
 
@@ -201,7 +201,7 @@ def names(variant, cells) -> set[str]:
 
 def test_preview_on_an_empty_board_follows_the_program_and_the_default():
     from superchess.rules import get_variant
-    from superchess.rules.preview import empty_board_destinations
+    from superchess.rules.game.preview import empty_board_destinations
     v = get_variant("super16")
     h8 = v.geometry.parse_cell("h8")
     slide = roster(N=("slide", [(1, 1)]))
@@ -216,7 +216,7 @@ def test_preview_on_an_empty_board_follows_the_program_and_the_default():
 
 def test_preview_in_the_start_position_lists_each_piece_of_the_type():
     from superchess.rules import get_variant
-    from superchess.rules.preview import start_moves
+    from superchess.rules.game.preview import start_moves
     v = get_variant("super16")
     moves = start_moves(v, roster(N=("jump", [(0, 3), (0, 2)])), "N")
     assert {v.geometry.name(fr): names(v, tos) for fr, tos in moves.items()} == {
@@ -227,7 +227,7 @@ def test_preview_in_the_start_position_lists_each_piece_of_the_type():
 
 def test_a_roster_attacking_the_opponents_king_at_the_start_is_refused_for_either_side():
     from superchess.rules import get_variant
-    from superchess.rules.preview import roster_problem
+    from superchess.rules.game.preview import roster_problem
     v = get_variant("super16")
     reach_king = roster(N=("jump", [(7, 15)]))  # b1 + (7, 15) = i16, Player 2's King; mirrored for Player 2
     assert "attacks the opponent's King" in roster_problem(v, reach_king, 0)

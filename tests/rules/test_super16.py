@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from superchess.rules import Board, FenError, Termination
-from superchess.rules.record import Game
+from superchess.rules.game.record import Game
 
 from .helpers import EIGHT, board_with, dests, line_targets
 

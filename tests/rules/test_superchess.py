@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from superchess.rules import Board, IllegalMoveError, get_variant
-from superchess.rules.fen import FenError
-from superchess.rules.setups import random_substitution, substitution_fen, substitution_setups
+from superchess.rules.core.fen import FenError
+from superchess.rules.game.setups import random_substitution, substitution_fen, substitution_setups
 
 from .helpers import board_with, dests
 
@@ -155,7 +155,7 @@ def test_r12_fen_with_holdings_round_trips_and_bad_holdings_are_refused():
 
 # -- the prelude (2.3) ------------------------------------------------------------------------------
 def test_prelude_alternates_wings_and_players_and_ends_with_an_optional_exchange():
-    from superchess.rules.setups import Prelude, PreludeError
+    from superchess.rules.game.setups import Prelude, PreludeError
     p = Prelude(V)
     assert (p.to_move, p.expects) == (0, "king wing")
     with pytest.raises(PreludeError, match="other player"):
@@ -185,7 +185,7 @@ def test_prelude_alternates_wings_and_players_and_ends_with_an_optional_exchange
 
 
 def test_prelude_replays_from_its_steps_and_completes_at_random_keeping_the_picks():
-    from superchess.rules.setups import Prelude
+    from superchess.rules.game.setups import Prelude
     p = Prelude(V)
     p.pick(0, "h1", "S")
     p.pick(1, "b1", "A")

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from superchess.rules import Board, get_variant
-from superchess.rules.setups import random_substitution, substitution_fen
+from superchess.rules.game.setups import random_substitution, substitution_fen
 
 sf = pytest.importorskip("pyffish")
 

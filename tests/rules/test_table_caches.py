@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from superchess.rules import Board, Program, Roster, get_variant
-from superchess.rules import tables
-from superchess.rules.byte_lru import ByteLRU
+from superchess.rules.core import tables
+from superchess.rules.core.byte_lru import ByteLRU
 
 SHORT = sorted(((x, y) for x in range(-4, 5) for y in range(-4, 5) if (x, y) != (0, 0)), key=lambda v: max(map(abs, v)))
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from superchess.rules import Board, Termination
-from superchess.rules.variant import BOARD_VARIANT_NAMES
+from superchess.rules import VARIANTS, Board, Termination
 from tests.rules import tiling_reference as T
 
 from .helpers import make_fen
@@ -51,7 +50,7 @@ TERMINAL = {  # variant -> [(position text, how the game ended)]
 
 
 def test_every_variant_has_terminal_start_cases():
-    assert set(TERMINAL) == set(BOARD_VARIANT_NAMES)
+    assert set(TERMINAL) == set(tuple(VARIANTS))
 
 
 @pytest.mark.parametrize("variant,text,termination",
@@ -66,6 +65,6 @@ def test_a_terminal_start_position_is_over_before_any_move(variant, text, termin
         assert outcome.winner is None and not b.legal_moves
 
 
-@pytest.mark.parametrize("variant", BOARD_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", tuple(VARIANTS))
 def test_the_start_position_is_not_over(variant):
     assert Board(variant).outcome() is None and not Board(variant).is_game_over()

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from superchess.rules import Board, FenError, IllegalMoveError, Program, Roster, Termination
-from superchess.rules.record import Game, RecordError
+from superchess.rules.game.record import Game, RecordError
 
 from .helpers import board_with
 

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from superchess.rules import Board, IllegalMoveError, Piece, Termination
-from superchess.rules.record import Game
-from superchess.rules.tiling_board import BOUND_COST, SEARCH_BUDGET, TilingModel, search_key, turn_rule
-from superchess.rules.tiling_position import TilingError
-from superchess.rules.tiling_tables import tiling_data
-from superchess.rules.turns import END_TURN, TurnSearch
+from superchess.rules.core.turns import END_TURN, TurnSearch
+from superchess.rules.game.record import Game
+from superchess.rules.tiling.board import BOUND_COST, SEARCH_BUDGET, TilingModel, search_key, turn_rule
+from superchess.rules.tiling.position import TilingError
+from superchess.rules.tiling.variant import get_tiling_variant
 from tests.rules import tiling_reference as T
 
 from .test_tiling import position, random_position
@@ -350,7 +350,7 @@ def test_turn_search_work_does_not_grow_with_the_allowance():
         completion, _ = turn.completion(pos, 1, 0)
         return sorted(pos.move_text(m) for m in moves), may_end, completion, model.work
 
-    reachable = search(tiling_data().max_allowance)
+    reachable = search(get_tiling_variant("tilingrider").max_allowance)
     assert reachable[:3] == (sorted(["c5c4", "r10q9", "r10q10", "r10q11", "r10r11"] + [
         "p12" + to for to in ("o11", "o12", "o13", "p11", "p13", "q11", "q12", "q13", "q14", "r11", "r12")]),
         False, None)

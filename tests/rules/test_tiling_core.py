@@ -9,15 +9,10 @@ import random
 
 import pytest
 
-from superchess.rules.tiling_board import (
-    SEARCH_BUDGET,
-    TilingModel,
-    search_key,
-    turn_rule,
-)
-from superchess.rules.tiling_position import TilingError, TilingPosition
-from superchess.rules.tiling_tables import tiling_tables
-from superchess.rules.turns import TurnSearch
+from superchess.rules.core.turns import TurnSearch
+from superchess.rules.tiling.board import SEARCH_BUDGET, TilingModel, search_key, turn_rule
+from superchess.rules.tiling.position import TilingError, TilingPosition
+from superchess.rules.tiling.tables import tiling_tables
 from tests.rules import tiling_reference as T
 
 from .helpers import occupied_by_side
@@ -260,7 +255,7 @@ def test_4_2_escape_bound_never_cuts_a_way_out_of_check(seed):
     check, at the turn's start and after random moves of it (pieces moved, aggregates frozen),
     whenever it says "cannot within k moves" an exhaustive search finds no way out within k (k = 1, 2),
     and it does cut somewhere (the test can fail both ways)."""
-    from superchess.rules.tiling_escape import can_escape
+    from superchess.rules.tiling.escape import can_escape
 
     rng = random.Random(2000 + seed)
     checked = cut = 0

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from superchess.rules import Board, FenError, IllegalMoveError, Termination
-from superchess.rules.diagram_board import DiagramBoard
-from superchess.rules.diagram_rules import get_diagram_variant
+from superchess.rules.diagram.board import DiagramBoard
+from superchess.rules.diagram.variant import get_diagram_variant
 from tests.rules.helpers import placement
 from tests.rules.test_xbetza import SEED_LINE_XB, _expected_empty, cells
 
@@ -466,7 +466,7 @@ def test_safety_filter_agrees_with_the_full_attack_test(seed):
 
 def test_game_record_round_trip():
     """record.Game plays Vanguard: move texts with captures survive export and import."""
-    from superchess.rules.record import Game
+    from superchess.rules.game.record import Game
     g = Game("vanguard", fen_of({"b2": "E", "c3": "n", "d4": "p", "e5": "A", "d7": "n", "p1": "K", "p16": "k"}))
     for text in ("b2d4xc3", "p16o16", "e5e5xd7"):
         g.play(text)

@@ -10,19 +10,15 @@ import random
 
 import pytest
 
-from superchess.rules.diagram_core import DiagramCorePosition
-from superchess.rules.diagram_fen import get_fen, set_fen
-from superchess.rules.diagram_rules import (
-    DiagramRules,
-    get_diagram_variant,
-    rules_from_diagram,
-)
-from superchess.rules.encoding import MULTI
+from superchess.rules.core.encoding import MULTI
+from superchess.rules.diagram.fen import get_fen, set_fen
+from superchess.rules.diagram.position import DiagramCorePosition
+from superchess.rules.diagram.variant import DiagramVariant, get_diagram_variant, rules_from_diagram
 from tests.rules.diagram_oracle import DiagramPosition
 from tests.rules.test_diagram_play import ORTHODOX, TINY
 
 
-def _text(rules: DiagramRules, o: int, d: int, caps: tuple[int, ...]) -> str:
+def _text(rules: DiagramVariant, o: int, d: int, caps: tuple[int, ...]) -> str:
     name = rules.geometry.name
     return name(o) + name(d) + "".join("x" + name(c) for c in caps if c != d)
 
@@ -42,14 +38,14 @@ def oracle_moves(pos: DiagramPosition) -> dict[str, tuple]:
     return out
 
 
-def _pair(rules: DiagramRules, fen: str | None = None) -> tuple[DiagramCorePosition, DiagramPosition]:
+def _pair(rules: DiagramVariant, fen: str | None = None) -> tuple[DiagramCorePosition, DiagramPosition]:
     core, oracle = DiagramCorePosition(rules), DiagramPosition(rules)
     set_fen(core, fen or rules.start_fen)
     set_fen(oracle, fen or rules.start_fen)
     return core, oracle
 
 
-def _play_and_compare(rules: DiagramRules, seed: int, plies: int) -> int:
+def _play_and_compare(rules: DiagramVariant, seed: int, plies: int) -> int:
     """Random game (captures preferred, so pieces meet); returns the number of special moves."""
     rng = random.Random(seed)
     core, oracle = _pair(rules)
@@ -101,7 +97,7 @@ def _perft(pos, depth: int) -> int:
     return total
 
 
-def _middlegame(rules: DiagramRules, seed: int, plies: int) -> str:
+def _middlegame(rules: DiagramVariant, seed: int, plies: int) -> str:
     rng = random.Random(seed)
     oracle = DiagramPosition(rules)
     set_fen(oracle, rules.start_fen)

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from superchess.rules.xbetza import (
+from superchess.rules.diagram.xbetza import (
     INF,
     Move,
     Req,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
-from superchess.rules.board import Board
-from superchess.rules.position import Position
+from superchess.rules.core.board import CoreBoard
+from superchess.rules.core.position import Position
 from superchess.server.live import LiveGame
 
 from .util import move, new_match, recv, recv_state
@@ -23,7 +23,7 @@ def loop_thread(server) -> int:
 def test_http_endpoints_read_live_games_on_the_event_loop(server, monkeypatch):
     m = new_match(server)
     threads = []
-    for cls, name in ((LiveGame, "state"), (Board, "can_claim_draw"), (Board, "fen")):
+    for cls, name in ((LiveGame, "state"), (CoreBoard, "can_claim_draw"), (CoreBoard, "fen")):
         original = getattr(cls, name)
 
         def spy(*args, _original=original, **kw):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from superchess.rules.record import Game
+from superchess.rules.game.record import Game
 
 from ..rules.helpers import make_fen
 from .util import act, http_state, move, new_match, recv_error, recv_state, sync

@@ -131,7 +131,9 @@ def test_generated_http_requests_never_fail_the_server_and_refusals_change_nothi
     register(browser, "fuzzer")
     ok(browser.put("/api/rosters/saved", json={"roster": {"N": {"mode": "jump", "vectors": [[0, 3]]}}}))
     m = new_match(server, accept=False)
-    real = {"game_id": m.id, "token": m.token, "name": "saved", "variant": "super16"}
+    seek = ok(server.browser().post("/api/seeks", json={"variant": "chess", "time_control": "daily"}))
+    real = {"game_id": m.id, "token": m.token, "name": "saved", "variant": "super16", "seek_id": seek["id"],
+            "pool_id": "chess-blitz-3+2", "speed": "blitz"}
     known = {k: v for k, v in real.items() if "{" + k + "}" in op.path}
     cases = st.one_of(*(op.as_strategy(mode) for mode in GenerationMode),
                       *([op.as_strategy(GenerationMode.POSITIVE, path_parameters=known)] if known else []),

@@ -191,7 +191,7 @@ def test_names_round_trip_exactly_as_json(server):
 
 
 def test_pages_do_not_embed_user_data(server):
-    from superchess.server.app import WEB
+    from superchess.server.routers.pages import WEB
     if not (WEB / "pages" / "game.html").exists():
         pytest.skip("the web pages are not there yet")
     m = new_match(server)

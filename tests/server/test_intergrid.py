@@ -5,7 +5,7 @@ a restart mid-turn resumes mid-turn."""
 from __future__ import annotations
 
 from superchess.rules import Board
-from superchess.rules.record import Game
+from superchess.rules.game.record import Game
 
 from ..rules.test_intergrid_board import board
 from .util import act, computer_game, move, new_match, ok, recv_error, recv_state, sync, wait_for

@@ -16,8 +16,8 @@ from superchess.server.accounts import LOGINS_PER_ACCOUNT
 from superchess.server.passwords import PARALLEL, WAITING
 
 from .attack import from_address, login_burst
-from .stall import StallMonitor
 from .real_server import Process
+from .stall import StallMonitor
 
 BURST = 40
 

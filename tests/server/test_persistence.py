@@ -317,7 +317,7 @@ def test_events_of_several_games_at_once_share_one_commit(server, reader):
     games = [new_match(server) for _ in range(3)]
     batches = []
     save = server.store.save_games
-    server.store.save_games = lambda batch: (batches.append(len(batch)), save(batch))
+    server.store.save_games = lambda batch: (batches.append(len(batch)), save(batch))[1]
     rows = [server.store.game(m.id) for m in games]
 
     async def together():

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from superchess.rules import Roster
-from superchess.server.app import PREVIEWS_PER_CLIENT
+from superchess.server.services import PREVIEWS_PER_CLIENT
 
 from .util import act, move, new_match, ok, recv, recv_error, recv_state, register, sync, token_of
 
@@ -27,6 +27,18 @@ def test_pieces_lists_every_type_with_its_name(server):
     assert {"letter": "K", "name": "King", "label": "K"} in body["pieces"]
     assert not ok(b.get("/api/variants/chess/pieces"))["reprogrammable"]
     assert b.get("/api/variants/nope/pieces").status_code == 404
+
+
+def test_a_piece_whose_data_names_its_drawing_carries_it(server):
+    """Superchess's and Vanguard's Princess is the Bishop + Knight compound, super16's a royal piece:
+    the drawing comes with the variant's data (the board page has no table of variants)."""
+    b = server.browser()
+
+    def princess(variant: str) -> dict:
+        return next(p for p in ok(b.get(f"/api/variants/{variant}/pieces"))["pieces"] if p["name"] == "Princess")
+
+    assert princess("superchess")["drawing"] == princess("vanguard")["drawing"] == "bishop-knight"
+    assert "drawing" not in princess("super16")
 
 
 def test_preview_shows_the_program_on_an_empty_board_and_in_the_start_position(server):

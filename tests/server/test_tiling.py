@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from superchess.engine.play import choose_move
-from superchess.rules import Board, tiling_board
+from superchess.engine import choose_move
+from superchess.rules import Board
+from superchess.rules.tiling import board as tiling_board
 from superchess.server.ai import AIPlayers
 
 from ..engine.test_tiling_search import DEAD_END

@@ -8,7 +8,7 @@ import re
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from superchess.server.app import MAX_MESSAGE
+from superchess.server.routers.websocket import MAX_MESSAGE
 
 from .util import http_state, legal_moves, move, new_match, ok, recv, recv_error, recv_state, sync
 

@@ -37,8 +37,8 @@ class Server:
         self.data_dir = data_dir
         self.clock = clock or FakeClock()
         self.app = create_app(data_dir, now=self.clock, **app_options)
-        self.hub = self.app.state.hub
-        self.store = self.app.state.store
+        self.hub = self.app.state.services.hub
+        self.store = self.app.state.services.store
         self._main = TestClient(self.app)
         self._main.__enter__()  # runs the lifespan (hub.resume) and owns the event loop
         self._browsers: list[TestClient] = []

@@ -60,7 +60,7 @@ class LiveServer:
         self.thread.join(10)
 
     def check_clocks(self) -> None:
-        hub = self.app.state.hub
+        hub = self.app.state.services.hub
         asyncio.run_coroutine_threadsafe(hub.check_clocks(), hub.loop).result(10)
 
 

@@ -140,8 +140,8 @@ def test_a_whole_prelude_by_clicking_then_the_first_move(two_players, server, br
     expect(a.locator("#prelude-deadline")).to_contain_text("left for the prelude")
     assert sorted(a.eval_on_selector_all("#prelude-pieces button[data-piece]", "es => es.map(e => e.dataset.piece)")) == \
         ["A", "E", "S", "V"]
-    assert a.get_attribute('#prelude-pieces button[data-piece="A"] .piece-art', "data-glyph") == "amazon"
-    assert a.get_attribute('#prelude-pieces button[data-piece="S"] .piece-art', "data-glyph") == "princess-bn"
+    assert a.get_attribute('#prelude-pieces button[data-piece="A"] .piece-art', "data-glyph") == "queen-knight"
+    assert a.get_attribute('#prelude-pieces button[data-piece="S"] .piece-art', "data-glyph") == "bishop-knight"
     assert marked(a) == ["f1", "g1", "h1"]                     # Player 1's free king-wing squares
     screenshot(a, "prelude-start-player1")
 
@@ -150,7 +150,7 @@ def test_a_whole_prelude_by_clicking_then_the_first_move(two_players, server, br
     rank1 = {**START, "g1": "A"}
     check_both(pages, rank1, {"N": 1}, 1)
     assert sent_a[-1] == {"type": "prelude_pick", "square": "g1", "piece": "A"}
-    assert glyph(b, "g8") == "amazon"
+    assert glyph(b, "g8") == "queen-knight"
     expect(b.locator("#status")).to_contain_text("your turn")
 
     # 2. Black: Empress on its queen wing, b8 (the message names Player 1's square, b1)
@@ -207,7 +207,7 @@ def test_a_whole_prelude_by_clicking_then_the_first_move(two_players, server, br
         assert back_ranks(p) == expected_ranks(rank1)
         assert holdings(p, 0) == {"N": 2, "B": 1, "Q": 1} == holdings(p, 1)
         assert marked(p) == []
-    assert glyph(a, "b1") == "amazon" and glyph(b, "g8") == "empress"
+    assert glyph(a, "b1") == "queen-knight" and glyph(b, "g8") == "rook-knight"
     st = state(b, game_id)
     assert st["fen"] == "rabvkser/pppppppp/8/8/8/8/PPPPPPPP/RABVKSER[QBNNqbnn] w KQkq - 0 1", st["fen"]
     assert st["prelude"]["steps"][-1] == ["swap", "g1", "b1"]

@@ -42,16 +42,16 @@ def test_captured_empress_enters_holdings_and_the_pawn_promotes_to_it(two_player
         expect(p.locator("#holdings-1")).to_be_visible()
         assert holdings(p, 0) == {} and holdings(p, 1) == {}
         expect(p.locator("#holdings-0 .none")).to_have_count(1)
-        assert glyph(p, "d4") == "empress" and glyph(p, "f6") == "bishop"
+        assert glyph(p, "d4") == "rook-knight" and glyph(p, "f6") == "bishop"
 
     play(b, a, "f6", "d4", 0)                       # Black takes the Empress
     for p in (a, b):
         expect(p.locator('#holdings-0 .held[data-piece="E"][data-count="1"]')).to_have_count(1)
         assert holdings(p, 0) == {"E": 1} and holdings(p, 1) == {}
         expect(p.locator("#captured-1 .piece-icon")).to_have_count(1)   # Player 2 took one piece
-        expect(p.locator('#captured-1 .piece-icon[data-piece="E"] [data-glyph="empress"]')).to_have_count(1)
+        expect(p.locator('#captured-1 .piece-icon[data-piece="E"] [data-glyph="rook-knight"]')).to_have_count(1)
     assert state(a, game_id)["holdings"] == [{"E": 1}, {}]
-    expect(a.locator('#holdings-0 .held[data-piece="E"] [data-glyph="empress"]')).to_have_count(1)
+    expect(a.locator('#holdings-0 .held[data-piece="E"] [data-glyph="rook-knight"]')).to_have_count(1)
     screenshot(a, "superchess-holdings-empress")
 
     # one legal promotion: the click on b8 moves at once (no picker)
@@ -63,7 +63,7 @@ def test_captured_empress_enters_holdings_and_the_pawn_promotes_to_it(two_player
         expect(p.locator('#moves [data-ply="1"]')).to_have_text("b7b8e")
         expect(p.locator('#board [data-square="b8"][data-piece="E"]')).to_have_count(1)
         expect(p.locator("#holdings-0 .held")).to_have_count(0)
-        assert glyph(p, "b8") == "empress"
+        assert glyph(p, "b8") == "rook-knight"
     st = state(b, game_id)
     assert st["holdings"] == [{}, {}] and st["pieces"]["b8"] == "E" and st["check"] == "h8"
     screenshot(b, "superchess-promoted-to-empress")
@@ -88,7 +88,7 @@ def test_the_picker_offers_exactly_the_held_types(two_players, server):
     expect(picker).to_be_visible()
     offered = a.eval_on_selector_all("#promotion [data-promotion]", "es => es.map(e => e.dataset.promotion)")
     assert sorted(offered) == ["e", "n"]
-    assert a.get_attribute('#promotion [data-promotion="e"] .piece-art', "data-glyph") == "empress"
+    assert a.get_attribute('#promotion [data-promotion="e"] .piece-art', "data-glyph") == "rook-knight"
     assert a.get_attribute('#promotion [data-promotion="n"] .piece-art', "data-glyph") == "knight"
     expect(picker.locator('[data-promotion="e"]')).to_contain_text("Empress")
     screenshot(a, "superchess-promotion-picker")
@@ -113,7 +113,7 @@ def test_drawings_are_chosen_by_name_per_variant(two_players, server):
                 names: ['A', 'S'].map(l => sc.name(l))};
     }""")
     assert glyphs == {"super16": ["archbishop", "princess", "pawn", "super-knight"],
-                      "superchess": ["amazon", "empress", "princess-bn", "veteran", "queen", "pawn"],
+                      "superchess": ["queen-knight", "rook-knight", "bishop-knight", "king-knight", "queen", "pawn"],
                       "names": ["Amazon", "Princess"]}
 
 
@@ -156,8 +156,8 @@ def test_pick_per_square_previews_and_the_match_starts_from_it(two_players, serv
     for sq, letter in {"a1": "R", "b1": "V", "c1": "B", "d1": "A", "e1": "K", "f1": "S", "g1": "E", "h1": "R",
                        "b8": "v", "d8": "a", "f8": "s", "g8": "e", "e8": "k"}.items():
         expect(preview.locator(f'[data-square="{sq}"]')).to_have_attribute("data-piece", letter)
-    assert glyph(page, "d1", "#setup-preview") == "amazon"
-    assert glyph(page, "f8", "#setup-preview") == "princess-bn"
+    assert glyph(page, "d1", "#setup-preview") == "queen-knight"
+    assert glyph(page, "f8", "#setup-preview") == "bishop-knight"
     expect(page.locator("#setup-holdings")).to_contain_text("Queen, Bishop, Knight, Knight")
     screenshot(page, "superchess-setup-preview")
 
@@ -171,7 +171,7 @@ def test_pick_per_square_previews_and_the_match_starts_from_it(two_players, serv
     page.wait_for_url(re.compile(r"/game/"))
     wait_for_names(page)
     assert holdings(page, 0) == {"N": 2, "Q": 1, "B": 1} == holdings(page, 1)
-    assert glyph(page, "b1") == "veteran" and glyph(page, "g8") == "empress"
+    assert glyph(page, "b1") == "king-knight" and glyph(page, "g8") == "rook-knight"
 
 
 def test_seed_shuffle_and_a_refused_choice(two_players, server):

@@ -1,7 +1,7 @@
 """Vanguard Chess in the browser (issue 7, ../shared/rules/vanguard.md): two people play a Berserker
 double capture (V6: piece, intermediate square, destination, then a confirming click once both
-captures are highlighted) and Wizard swaps (R7) by clicking; two-letter piece IDs are drawn as
-labels (R21)."""
+captures are highlighted) and Wizard swaps (R7) by clicking; pieces are drawn by name (the
+Berserker's FEN letter is E, R21)."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -20,7 +20,7 @@ def test_berserker_double_capture_and_wizard_swaps_by_clicking(two_players, serv
     game_id = start_match(two_players, server, variant="vanguard", fen=fen_of(SETUP))
     for p in (a, b):
         expect(p.locator("#board [data-square]")).to_have_count(256)  # vanguard 1.1: 16 x 16
-        expect(p.locator('#board [data-square="b2"][data-piece="E"] text')).to_have_text("Br")  # R21: the ID
+        expect(p.locator('#board [data-square="b2"][data-piece="E"] .piece-art')).to_have_attribute("data-glyph", "berserker")
 
     a.click('#board [data-square="b2"]')  # the Berserker: c3 is an intermediate square to click
     expect(a.locator('#board [data-square="c3"].via-option')).to_have_count(1)

@@ -51,6 +51,7 @@ export async function api(method, path, body) {
 export const getJSON = (path) => api('GET', path);
 export const postJSON = (path, body = {}) => api('POST', path, body);
 export const putJSON = (path, body = {}) => api('PUT', path, body);
+export const deleteJSON = (path) => api('DELETE', path);
 
 // The endpoints of docs/protocol.md.
 export const me = () => getJSON('/api/me');
@@ -71,3 +72,11 @@ export const acceptGame = (id) => postJSON(`/api/games/${encodeURIComponent(id)}
 export const declineGame = (id) => postJSON(`/api/games/${encodeURIComponent(id)}/decline`);
 export const variantLayout = (variant) => getJSON(`/api/variants/${encodeURIComponent(variant)}/layout`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+export const seeks = () => getJSON('/api/seeks');
+export const createSeek = (seek) => postJSON('/api/seeks', seek);
+export const cancelSeek = (id) => deleteJSON(`/api/seeks/${encodeURIComponent(id)}`);
+export const acceptSeek = (id) => postJSON(`/api/seeks/${encodeURIComponent(id)}/accept`);
+export const pools = () => getJSON('/api/pools');
+export const joinPool = (id) => postJSON(`/api/pools/${encodeURIComponent(id)}/join`);
+export const player = (name, variant = null) => getJSON(`/api/players/${encodeURIComponent(name)}${variant ? `?variant=${encodeURIComponent(variant)}` : ''}`);
+export const leaderboard = (variant, speed) => getJSON(`/api/leaderboard/${encodeURIComponent(variant)}/${encodeURIComponent(speed)}`);

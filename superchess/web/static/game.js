@@ -6,9 +6,10 @@ import * as api from './api.js';
 import { BoardView } from './board.js';
 import { DEFAULT_COLOURS, DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
 import { openStore } from './rosterstore.js';
+import { Socket } from './socket.js';
 import {
   $, h, showMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
-  MODE_LABELS, modeName, pieceNames, pieceSetFor, rosterList,
+  MODE_LABELS, modeName, pieceNames, pieceSetFor, rosterList, profileUrl, ratingText, ratingChangeText, formatSpan,
 } from './ui.js';
 
 const gameId = (() => {
@@ -44,85 +45,6 @@ const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move'
 
 // ---- connection -------------------------------------------------------------------------
 
-class Connection {
-  constructor(url, onMessage) {
-    this.url = url;
-    this.onMessage = onMessage;
-    this.ws = null;
-    this.attempt = 0;
-    this.timer = null;
-    this.everOpened = false;
-    this.stopped = false;
-  }
-
-  connect() {
-    clearTimeout(this.timer);
-    this.timer = null;
-    if (this.stopped) return;
-    setConnection('connecting', this.everOpened ? 'Reconnecting…' : 'Connecting…');
-    let ws;
-    try {
-      ws = new WebSocket(this.url);
-    } catch (err) {
-      this.scheduleReconnect();
-      return;
-    }
-    this.ws = ws;
-    ws.addEventListener('open', () => {
-      if (this.ws !== ws) return;
-      const again = this.everOpened;
-      this.everOpened = true;
-      setConnection('open', 'Connected');
-      if (again) this.send({ type: 'sync' });
-    });
-    ws.addEventListener('message', (e) => {
-      if (this.ws !== ws) return;
-      this.attempt = 0;
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      this.onMessage(msg);
-    });
-    ws.addEventListener('close', (e) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (e.reason) showMessage(e.reason, 'error');
-      if (e.code === 4404) { // no such game: retrying will not help
-        this.stopped = true;
-        setConnection('closed', 'Not connected');
-        return;
-      }
-      this.scheduleReconnect();
-    });
-  }
-
-  scheduleReconnect() {
-    if (this.stopped || this.timer) return;
-    const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
-    this.attempt = Math.min(this.attempt + 1, 8);
-    setConnection('closed', `Disconnected — reconnecting in ${Math.ceil(delay / 1000)} s`);
-    this.timer = setTimeout(() => this.connect(), delay);
-  }
-
-  /** Reconnect now if the connection is down (the page became visible, the network came back). */
-  nudge() {
-    if (!this.ws && !this.stopped) { this.attempt = 0; this.connect(); }
-  }
-
-  get open() {
-    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
-  }
-
-  send(obj) {
-    if (!this.open) {
-      showMessage('Not connected to the server; reconnecting…', 'error');
-      this.nudge();
-      return false;
-    }
-    this.ws.send(JSON.stringify(obj));
-    return true;
-  }
-}
-
 function setConnection(kind, text) {
   const el = $('#connection');
   if (!el) return;
@@ -130,11 +52,18 @@ function setConnection(kind, text) {
   el.textContent = text;
 }
 
-const wsUrl = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/games/${encodeURIComponent(gameId || '')}`;
-const conn = new Connection(wsUrl, onMessage);
+const conn = new Socket(`/ws/games/${encodeURIComponent(gameId || '')}`, {
+  onMessage,
+  onStatus: setConnection,
+  onReopen: () => conn.send({ type: 'sync' }),
+  onClose: (e) => { if (e.reason) showMessage(e.reason, 'error'); },
+  finalCodes: [4404], // no such game: retrying will not help
+});
 
 function send(obj) {
-  return conn.send(obj);
+  if (conn.send(obj)) return true;
+  showMessage('Not connected to the server; reconnecting…', 'error');
+  return false;
 }
 
 function onMessage(msg) {
@@ -182,6 +111,15 @@ function announce(event, st) {
       if (event.turn && !(player && event.side === you)) {
         showMessage(`${player ? 'Your opponent' : playerName(st, event.side)} played: ${event.turn.filter((m) => m !== 'end').join(' ')}`, 'info', 8000);
       }
+      break;
+    case 'rematch_offer':
+      if (player && event.side !== you) showMessage('Your opponent offers a rematch.', 'info', 8000);
+      break;
+    case 'rematch_declined':
+      if (player && event.side !== you) showMessage('Your rematch offer was declined.', 'info', 6000);
+      break;
+    case 'rematch':
+      if (player) window.location.href = `/game/${encodeURIComponent(event.game_id)}`; // both players go
       break;
     case 'roster_submitted':
       if (player && event.side !== you) showMessage('Your opponent has submitted their roster.', 'info', 5000);
@@ -236,7 +174,9 @@ function render(st, fresh = true) {
 
   for (const side of [0, 1]) {
     const card = $(`#player-${side}`);
-    $(`#name-${side}`).textContent = names[side];
+    const named = (st.players || []).find((x) => x && x.side === side && x.name);
+    $(`#name-${side}`).replaceChildren(named ? h('a', { href: profileUrl(named.name), text: names[side] }) : names[side]);
+    renderRating(side, st);
     card.querySelector('.swatch').style.background = colours[side];
     card.querySelector('.pc-you').hidden = st.you !== side;
     card.classList.toggle('to-move', (st.status === 'active' && st.turn === side)
@@ -248,6 +188,7 @@ function render(st, fresh = true) {
 
   renderStatus(st);
   renderActions(st);
+  renderRematch(st);
   renderInvite(st);
   renderMode(st);
   renderSetup(st);
@@ -365,6 +306,49 @@ function renderTurnInfo(st) {
     + (st.aggregates && st.aggregates.length ? ` · ${st.aggregates.length} aggregate${st.aggregates.length > 1 ? 's' : ''} formed` : '');
 }
 
+/** A rated game: the player's rating beside the name ("1500?" while provisional) and, once the game
+ * is rated, what it did: "1500 → 1517 (+17)". */
+function renderRating(side, st) {
+  const r = Array.isArray(st.ratings) ? st.ratings[side] : null;
+  const badge = $(`#rating-${side}`);
+  const line = $(`#rating-change-${side}`);
+  badge.hidden = !r;
+  line.hidden = !(r && r.change);
+  if (!r) return;
+  badge.textContent = ratingText(r);
+  if (!r.change) return;
+  const { diff } = r.change;
+  line.textContent = ratingChangeText(r.change);
+  line.dataset.diff = String(diff);
+  line.classList.toggle('up', diff > 0);
+  line.classList.toggle('down', diff < 0);
+}
+
+/** The end of a game: offer a rematch, answer the opponent's, or follow the one that started. */
+function renderRematch(st) {
+  const over = ['finished', 'aborted'].includes(st.status);
+  const player = isPlayer(st);
+  const started = Boolean(st.rematch);
+  show('#rematch-box', over && (player || started));
+  if (!over) return;
+  const offer = st.rematch_offer;
+  const mine = player && offer === st.you;
+  const theirs = player && (offer === 0 || offer === 1) && offer !== st.you;
+  show('#rematch', Boolean(st.can_rematch) && !theirs);
+  $('#rematch').disabled = mine;
+  $('#rematch').textContent = mine ? 'Rematch offered' : 'Rematch';
+  show('#accept-rematch', Boolean(st.can_rematch) && theirs);
+  show('#decline-rematch', Boolean(st.can_rematch) && theirs);
+  const link = $('#rematch-link');
+  link.hidden = !started;
+  if (started) link.href = `/game/${encodeURIComponent(st.rematch)}`;
+  let text = '';
+  if (started) text = 'The rematch has started.';
+  else if (mine) text = 'You offered a rematch: waiting for your opponent.';
+  else if (theirs) text = 'Your opponent offers a rematch (same settings, sides swapped).';
+  $('#rematch-status').textContent = text;
+}
+
 function renderInvite(st) {
   const visible = st.status === 'waiting' && Boolean(st.invite_url);
   show('#invite-box', visible);
@@ -460,7 +444,7 @@ function ensureNames(st) {
   api.variantLayout(st.variant).then((layout) => board.setLayout(layout)).catch(() => {});
   // Until the variant's names arrive only the orthodox letters are drawn (letters mean different
   // pieces in different variants).
-  pieceSet = st.variant === 'super16' ? DEFAULT_SET : new PieceSet(st.variant);
+  pieceSet = st.variant === DEFAULT_SET.variant ? DEFAULT_SET : new PieceSet(st.variant);
   board.setPieceSet(pieceSet);
   pieceSetFor(st.variant).then((set) => {
     pieceSet = set;
@@ -481,6 +465,10 @@ function renderMode(st) {
   el.dataset.mode = mode || '';
   el.textContent = mode ? `${modeName(mode)} ${mode === 'prelude' ? 'set-up' : 'pieces'}` : '';
   el.title = MODE_LABELS[mode] || '';
+  const rated = $('#rated');
+  rated.hidden = typeof st.rated !== 'boolean';
+  rated.dataset.rated = String(Boolean(st.rated));
+  rated.textContent = st.rated ? 'Rated' : 'Casual';
 }
 
 /** The set-up phase of a Private game: each player submits a roster (the server keeps it secret). */
@@ -819,17 +807,6 @@ export function formatClock(ms) {
   return hours ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-function formatSpan(ms) {
-  const mins = Math.max(0, Math.floor(ms / 60000));
-  const d = Math.floor(mins / 1440);
-  const hrs = Math.floor((mins % 1440) / 60);
-  const m = mins % 60;
-  if (d) return `${d}d ${hrs}h`;
-  if (hrs) return `${hrs}h ${m}m`;
-  if (ms < 60000) return `${Math.max(0, Math.ceil(ms / 1000))} s`;
-  return `${m} min`;
-}
-
 function formatWhen(localMs) {
   const d = new Date(localMs);
   const sameDay = d.toDateString() === new Date().toDateString();
@@ -937,6 +914,9 @@ $('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }))
 $('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));
 $('#claim-draw').addEventListener('click', () => send({ type: 'claim_draw' }));
 $('#abort').addEventListener('click', () => send({ type: 'abort' }));
+$('#rematch').addEventListener('click', () => send({ type: 'offer_rematch' }));
+$('#accept-rematch').addEventListener('click', () => send({ type: 'accept_rematch' }));
+$('#decline-rematch').addEventListener('click', () => send({ type: 'decline_rematch' }));
 
 $('#copy-fen').addEventListener('click', async () => {
   if (!state || !state.fen) return;
@@ -983,10 +963,6 @@ colourInput.addEventListener('change', async () => {
 
 $('#fen').addEventListener('focus', (e) => e.target.select());
 
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible') conn.nudge();
-});
-window.addEventListener('online', () => conn.nudge());
 
 // ---- start ------------------------------------------------------------------------------
 
@@ -1011,8 +987,7 @@ async function start() {
     }
   } catch (err) {
     if (err.status === 404) {
-      conn.stopped = true;
-      if (conn.ws) conn.ws.close();
+      conn.stop();
       setConnection('closed', 'Not connected');
       $('#status').textContent = 'Game not found.';
     }

@@ -1,19 +1,21 @@
-// The home page: identity (guest / account, log in, register, log out), piece colour, the
-// new-match form, the "play the computer" form and the lists of the current identity's games and
-// invitations. Variants with generated set-ups (Superchess) get a set-up chooser (setup.js) in
+// The home page: the lobby (lobby.js), identity (guest / account, log in, register, log out), piece
+// colour, the new-game form (a seek in the lobby, or an invitation), the "play the computer" form
+// and the lists of the current identity's games (yours to move first) and invitations. Variants with generated set-ups (Superchess) get a set-up chooser (setup.js) in
 // both forms.
 
 import * as api from './api.js';
+import { Lobby } from './lobby.js';
 import { DEFAULT_COLOURS } from './pieces.js';
 import { openStore } from './rosterstore.js';
 import { SetupChooser } from './setup.js';
 import {
   $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, outcomeFor, resultText, humanize,
-  tcName, variantTitle, absoluteUrl, variantPieces, shownName, whoamiParts,
+  tcName, variantTitle, absoluteUrl, variantPieces, shownName, whoamiParts, formatSpan,
 } from './ui.js';
 
 let me = null;
 let opts = null;
+const lobby = new Lobby();
 // The two match forms: element ids, the saved rosters offered for Symmetric mode, the set-up chooser.
 const FORMS = {
   match: {
@@ -48,6 +50,7 @@ async function loadMe() {
   try {
     me = await api.me();
     renderMe();
+    lobby.setMe(me);
   } catch (err) {
     showMessage(err.message);
   }
@@ -68,6 +71,7 @@ async function onAuth(e, action, label) {
     me = await action(String(name || '').trim(), String(password || ''));
     form.reset();
     renderMe();
+    lobby.setMe(me);
     showMessage(`${label} as ${me.name}.`, 'ok');
     await updateMode(); // an account keeps other saved rosters than this browser
     await refreshGames();
@@ -111,7 +115,7 @@ function fillOptions() {
     const variant = $(variantSel);
     variant.replaceChildren(...(opts.variants || []).map((v) => h('option', { value: v.name },
       `${v.title || v.name}${v.files && v.ranks ? ` (${v.files}×${v.ranks})` : ''}`)));
-    variant.value = names.includes('super16') ? 'super16' : (names[0] || '');
+    variant.value = names[0] || '';  // the registry lists the flagship first
     const tc = $(tcSel);
     tc.replaceChildren(...(opts.time_controls || []).map((t) => h('option', { value: t.id }, t.name || t.id)));
     tc.value = ids.includes('blitz-3+2') ? 'blitz-3+2' : (ids[0] || '');
@@ -216,21 +220,47 @@ for (const form of Object.values(FORMS)) {
   $(form.mode).addEventListener('change', () => updateForm(form));
 }
 
-$('#new-match').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const form = e.currentTarget;
+/** The new-game form's settings (a match's, for a seek and an invitation alike), or null after
+ * telling what is missing. */
+function gameSettings() {
   const fen = $('#fen-label').hidden ? '' : $('#fen').value.trim(); // (no FEN in a prelude)
-  const invite = $('#invite').value.trim();
   const body = {
     variant: $('#variant').value,
     time_control: $('#time-control').value,
     creator_side: Number($('#creator-side').value) === 1 ? 1 : 0,
     fen: fen || null,
-    invite: invite || null,
   };
   const modes = modeFields(FORMS.match);
-  if (!modes) return;
-  Object.assign(body, modes, fen ? {} : FORMS.match.setup.value());
+  if (!modes) return null;
+  return Object.assign(body, modes, fen ? {} : FORMS.match.setup.value());
+}
+
+$('#create-seek').addEventListener('click', async () => {
+  const body = gameSettings();
+  if (!body) return;
+  body.rated = $('#rated').checked;
+  const [low, high] = ['#rating-min', '#rating-max'].map((sel) => $(sel).value.trim());
+  if (low || high) body.rating_range = [Number(low || 0), Number(high || 4000)];
+  const button = $('#create-seek');
+  button.disabled = true;
+  try {
+    await api.createSeek(body);
+    showMessage('Your seek is in the lobby. A real-time seek stays while you are on the site; a Daily one for 14 days.', 'ok', 6000);
+    $('#fen').value = '';
+    if (!me || me.id === null) await loadMe(); // posting the seek gave this visitor a guest identity
+  } catch (err) {
+    showMessage(err.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+$('#new-match').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const form = e.currentTarget;
+  const body = gameSettings();
+  if (!body) return;
+  body.invite = $('#invite').value.trim() || null;
   const button = $('#create');
   button.disabled = true;
   try {
@@ -361,11 +391,13 @@ function ongoingItem(s) {
   const turn = s.your_turn
     ? h('span', { class: 'badge turn' }, 'Your turn')
     : h('span', { class: 'badge' }, s.status === 'waiting' ? 'Waiting' : s.status === 'setup' ? 'Setting up' : 'Their turn');
+  const left = typeof s.time_left === 'number'
+    ? h('span', { class: 'time-left', 'data-ms': String(s.time_left), text: `${formatSpan(s.time_left)} left` }) : null;
   return h('li', { 'data-game-id': s.id, class: s.your_turn ? 'your-turn' : null },
     h('div', { class: 'grow' },
       h('span', {}, gameLink(s, ['vs ', h('strong', { text: nameOf(s.opponent, '?') })])),
-      h('span', { class: 'sub', text: describe(s) })),
-    turn);
+      h('span', { class: 'sub', text: [describe(s), s.rated ? 'rated' : ''].filter(Boolean).join(' · ') })),
+    left, turn);
 }
 
 function finishedItem(s) {
@@ -408,6 +440,7 @@ async function refreshGames() {
 
 async function start() {
   await Promise.all([loadMe(), loadOptions()]);
+  lobby.start(me, opts);
   await refreshGames();
   setInterval(() => { if (document.visibilityState === 'visible') refreshGames(); }, REFRESH_MS);
   document.addEventListener('visibilitychange', () => {

@@ -1,6 +1,7 @@
 // The invitation page: what the match is, and Accept / Decline.
 
 import * as api from './api.js';
+import { stayPresent } from './presence.js';
 import {
   $, showMessage, sideLabel, nameOf, tcName, variantTitle, humanize, loadHeader, MODE_LABELS, pieceNames, rosterList,
 } from './ui.js';
@@ -99,4 +100,5 @@ $('#decline').addEventListener('click', async () => {
   }
 });
 
+stayPresent(); // a seek of ours stays in the lobby while this page is open
 start();

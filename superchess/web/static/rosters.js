@@ -7,11 +7,12 @@
 // (it is never sent: toRoster() leaves it out).
 
 import * as api from './api.js';
+import { stayPresent } from './presence.js';
 import { BoardView, parseSquare, piecesFromFen, squareName } from './board.js';
-import { DEFAULT_COLOURS, DEFAULT_SET, PieceSet, pieceIcon } from './pieces.js';
+import { DEFAULT_COLOURS, DEFAULT_SET, pieceIcon } from './pieces.js';
 import { openStore } from './rosterstore.js';
 import {
-  $, h, showMessage, clearMessage, loadHeader, rosterList, variantPieces, vectorText,
+  $, h, showMessage, clearMessage, loadHeader, pieceSetFor, rosterList, variantPieces, vectorText,
 } from './ui.js';
 
 const params = new URLSearchParams(window.location.search);
@@ -331,7 +332,7 @@ async function start() {
     return;
   }
   names = Object.fromEntries((info.pieces || []).map((p) => [p.letter, p.name]));
-  pieceSet = new PieceSet(variant, names);
+  pieceSet = await pieceSetFor(variant);
   board.pieceSet = pieceSet;
   startBoard.pieceSet = pieceSet;
   if (!info.reprogrammable) showMessage(`${variant} pieces cannot be reprogrammed.`, 'error', 0, rosterMsg);
@@ -346,4 +347,5 @@ window.superchess = {
   board, startBoard, get roster() { return toRoster(); }, get letter() { return letter; }, get origin() { return origin; },
 };
 
+stayPresent(); // a seek of ours stays in the lobby while this page is open
 start();

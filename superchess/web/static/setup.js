@@ -31,7 +31,7 @@ export class SetupChooser {
     this.size = [8, 8];
     this.seq = 0;
     this.timer = null;
-    this.set = new PieceSet('superchess');
+    this.set = new PieceSet();
     this.fen = null; // the previewed set-up's FEN (null: nothing previewed)
     const id = (s) => `${prefix}${s}`;
 

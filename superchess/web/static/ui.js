@@ -115,13 +115,49 @@ export function absoluteUrl(path) {
   try { return new URL(path, window.location.origin).href; } catch { return path; }
 }
 
+/** A span of time as people say it: "2d 3h", "5h 12m", "7 min", "42 s". */
+export function formatSpan(ms) {
+  const mins = Math.max(0, Math.floor(ms / 60000));
+  const d = Math.floor(mins / 1440);
+  const hrs = Math.floor((mins % 1440) / 60);
+  const m = mins % 60;
+  if (d) return `${d}d ${hrs}h`;
+  if (hrs) return `${hrs}h ${m}m`;
+  if (ms < 60000) return `${Math.max(0, Math.ceil(ms / 1000))} s`;
+  return `${m} min`;
+}
+
+/** A player's public page. */
+export const profileUrl = (name) => `/@/${encodeURIComponent(name)}`;
+
+/** A rating as shown beside a name: "1517", or "1500?" while provisional. */
+export const ratingText = (r) => (r ? `${r.rating}${r.provisional ? '?' : ''}` : '');
+
+/** What a rated game did to a rating: "1500 → 1517 (+17)". */
+export function ratingChangeText(change) {
+  if (!change) return '';
+  const { before, after, diff } = change;
+  return `${before} → ${after} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${Math.abs(diff)})`;
+}
+
+export const SPEED_NAMES = Object.freeze({
+  bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', daily: 'Daily',
+});
+
+/** A rating variant's title: a variant's, or "… (Private)" for a `<variant>-private` pool. */
+export function ratingVariantTitle(name, opts) {
+  const m = /^(.*)-private$/.exec(name || '');
+  return m ? `${variantTitle(m[1], opts)} (Private)` : variantTitle(name, opts);
+}
+
 /** The name to show for /api/me: a visitor who has done nothing yet has no identity (no name). */
 export const shownName = (me) => me.name || 'Guest';
 
 /** The page header's #whoami content for /api/me. */
 export function whoamiParts(me) {
   return [
-    h('span', { class: 'who-name', text: shownName(me) }),
+    me.name ? h('a', { class: 'who-name', href: profileUrl(me.name), text: me.name })
+      : h('span', { class: 'who-name', text: shownName(me) }),
     h('span', { class: 'who-kind', text: me.account ? ' (account)' : ' (guest)' }),
   ];
 }
@@ -199,14 +235,16 @@ export async function pieceNames(variant) {
   }
 }
 
-/** The drawings of a variant's pieces (pieces.js PieceSet, chosen by name); an unloaded set (only
- * the orthodox letters) when the names cannot be had. */
+/** The drawings of a variant's pieces (pieces.js PieceSet, chosen by name or by the variant's data);
+ * an unloaded set (only the orthodox letters) when the names cannot be had. */
 export async function pieceSetFor(variant) {
   const names = await pieceNames(variant);
   let labels = {};
+  let drawings = {};
   try {
-    const res = await variantPieces(variant);
-    labels = Object.fromEntries(((res && res.pieces) || []).map((p) => [p.letter, p.label || p.letter]));
+    const pieces = ((await variantPieces(variant)) || {}).pieces || [];
+    labels = Object.fromEntries(pieces.map((p) => [p.letter, p.label || p.letter]));
+    drawings = Object.fromEntries(pieces.filter((p) => p.drawing).map((p) => [p.letter, p.drawing]));
   } catch { /* the letters then */ }
-  return new PieceSet(variant, Object.keys(names).length ? names : null, labels);
+  return new PieceSet(variant, Object.keys(names).length ? names : null, labels, drawings);
 }

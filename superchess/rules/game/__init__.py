@@ -1,0 +1,1 @@
+"""Game-level helpers over any board: game records, generated set-ups, piece previews."""
