@@ -79,14 +79,16 @@ def fen(variant: str) -> None:
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port.")
-@click.option("--data", default="data", show_default=True, help="Folder for the database.")
+@click.option("--data", default="data", show_default=True, help="Folder for the embedded (SQLite) database.")
+@click.option("--db", "db_url", envvar="SUPERCHESS_DB", default=None, show_envvar=True,
+              help="Database URL instead of the data folder, e.g. postgresql://user@host/superchess.")
 @click.option("--allowed-origins", envvar="SUPERCHESS_ALLOWED_ORIGINS", default="", show_envvar=True,
               help="Comma-separated origins (e.g. https://chess.example.org) browsers may act from besides "
                    "the server's own (the Host it is addressed by), for deployments behind a proxy.")
 @click.option("--trusted-proxies", envvar="SUPERCHESS_TRUSTED_PROXIES", default="127.0.0.1", show_default=True,
               show_envvar=True, help="Comma-separated addresses (or *) whose X-Forwarded-For and "
                                      "X-Forwarded-Proto headers are believed: the client's address and https.")
-def serve(host: str, port: int, data: str, allowed_origins: str, trusted_proxies: str) -> None:
+def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: str, trusted_proxies: str) -> None:
     """Run the game server (with its embedded database) and print the URL to open."""
     import gc
 
@@ -94,15 +96,37 @@ def serve(host: str, port: int, data: str, allowed_origins: str, trusted_proxies
 
     from .server.app import create_app
 
-    app = create_app(data, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()])
+    app = create_app(data, db_url, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()])
     # the rules tables and the app are long-lived: keep them out of the collector's full passes,
     # and collect young objects less often (each move allocates thousands of short-lived ones)
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {data}/)")
+    kept = "the database" if db_url else f"{data}/"
+    click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {kept})")
     # per-message deflate costs more CPU than it saves on small, frequent game messages
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
                 proxy_headers=True, forwarded_allow_ips=trusted_proxies)
+
+
+@cli.group()
+def db() -> None:
+    """The server's database."""
+
+
+@db.command("upgrade")
+@click.option("--data", default="data", show_default=True, help="Folder of the embedded (SQLite) database.")
+@click.option("--db", "db_url", envvar="SUPERCHESS_DB", default=None, show_envvar=True,
+              help="Database URL instead of the data folder, e.g. postgresql://user@host/superchess.")
+def db_upgrade(data: str, db_url: str | None) -> None:
+    """Apply the schema migrations the database lacks (the server also does at start-up)."""
+    from .server import schema
+    from .server.store import Store
+
+    store = Store(db_url) if db_url else Store.in_folder(data)  # opening a store upgrades it
+    try:
+        click.echo(f"superchess: the database is at revision {schema.revision(store.engine)} (the newest)")
+    finally:
+        store.engine.dispose()
 
 
 @cli.command()

@@ -1,8 +1,9 @@
 """Persistence behind a small repository: players, sessions, games and their moves, the lobby's
 seeks, and ratings.
 
-SQLAlchemy 2 models; SQLite in the data folder is the default, any SQLAlchemy URL (PostgreSQL)
-works the same. A move is committed here before the server announces it.
+SQLAlchemy 2 models; SQLite in the data folder is the default, PostgreSQL (psycopg 3) the
+production store; the schema is kept by migrations (`schema.py`). A move is committed here before
+the server announces it.
 """
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from sqlalchemy import (BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, and_,
-                        bindparam, create_engine, delete, event, exists, func, insert, inspect, or_, select, text,
+                        bindparam, create_engine, delete, event, exists, func, insert, or_, select,
                         update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from . import ratings
+from . import ratings, schema
 from .clock import TIME_CONTROLS
 from .glicko2 import Rating
 
@@ -257,8 +258,19 @@ SESSION_TOUCH_MS = DAY_MS  # how stale `last_seen` may get before a use writes i
 PURGE_BATCH = 500
 
 
+def engine_url(url: str) -> str:
+    """A database URL as SQLAlchemy opens it: PostgreSQL through psycopg 3 (`postgresql://` alone
+    would mean psycopg2)."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url.removeprefix(scheme)
+    return url
+
+
 class Store:
     def __init__(self, url: str) -> None:
+        """The store over the database at `url` (SQLite or PostgreSQL), its schema upgraded first."""
+        url = engine_url(url)
         self.engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
         if url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
@@ -268,36 +280,10 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
-        self._hash_plaintext_tokens()
+        schema.upgrade(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         # game id -> its mutable columns as this store last committed them (games in play only)
         self._written: dict[str, tuple] = {}
-
-    def _add_missing_columns(self) -> None:
-        """A database made by an earlier version gains the columns added since (all have defaults)."""
-        inspector = inspect(self.engine)
-        with self.engine.begin() as conn:
-            for table in Base.metadata.sorted_tables:
-                have = {c["name"] for c in inspector.get_columns(table.name)}
-                for col in table.columns:
-                    if col.name not in have:
-                        default = col.default.arg if col.default is not None else None
-                        ddl = f"ALTER TABLE {table.name} ADD COLUMN {col.name} {col.type.compile(self.engine.dialect)}"
-                        if default is not None:
-                            ddl += f" DEFAULT {default!r}" if isinstance(default, str) else f" DEFAULT {default}"
-                        conn.execute(text(ddl))
-
-    def _hash_plaintext_tokens(self) -> None:
-        """Sessions from before tokens were hashed keep working: their tokens are replaced by
-        their digests (a digest is 64 hex digits; the tokens were 32 characters)."""
-        table = SessionRow.__table__
-        with self.engine.begin() as conn:
-            plain = conn.scalars(select(table.c.token).where(func.length(table.c.token) != 64)).all()
-            if plain:
-                conn.execute(update(table).where(table.c.token == bindparam("plain")).values(token=bindparam("digest")),
-                             [{"plain": t, "digest": token_digest(t)} for t in plain])
 
     @classmethod
     def in_folder(cls, folder: str | Path) -> "Store":

@@ -35,6 +35,7 @@ def seek_ids(browser) -> list[str]:
     return [x["id"] for x in ok(browser.get("/api/seeks"))["seeks"]]
 
 
+@pytest.mark.postgresql
 def test_a_seek_appears_on_every_lobby_and_accepting_it_starts_the_game_for_both(server):
     alice, bob, carol = account(server, "alice"), account(server, "bob"), server.browser()
     with bob.websocket_connect("/ws/lobby") as watch_bob, carol.websocket_connect("/ws/lobby") as watch_carol, \
@@ -139,6 +140,7 @@ def test_two_tabs_of_one_player_never_pair(server):
     assert sorted(seek_ids(alice)) == sorted([seek["id"], pool["seek"]["id"]])
 
 
+@pytest.mark.postgresql
 def test_a_seek_accepted_twice_at_once_makes_exactly_one_game(server):
     alice, bob, carol = account(server, "alice"), account(server, "bob"), account(server, "carol")
     seek_id = ok(alice.post("/api/seeks", json=SEEK))["id"]
@@ -169,6 +171,7 @@ def test_a_seek_accepted_twice_at_once_makes_exactly_one_game(server):
         assert conn.execute(text("SELECT count(*) FROM games")).scalar() == 2
 
 
+@pytest.mark.postgresql
 def test_at_most_five_open_seeks_and_a_flood_of_creations_is_throttled(server, clock):
     alice = account(server, "alice")
     ids = [ok(alice.post("/api/seeks", json=SEEK))["id"] for _ in range(MAX_OPEN_SEEKS)]
@@ -257,6 +260,7 @@ def _async(fn):
     return run
 
 
+@pytest.mark.postgresql
 def test_after_a_restart_daily_seeks_stay_and_real_time_ones_wait_for_their_creators(server, restart, monkeypatch):
     monkeypatch.setattr(lobby_module, "STARTUP_GRACE_S", 1.5)
     alice, bob = account(server, "alice"), account(server, "bob")
@@ -295,6 +299,7 @@ def test_the_pools_are_data_with_the_issues_grid(server):
     assert r.status_code == 404 and "no quick pairing pool" in r.json()["detail"]
 
 
+@pytest.mark.postgresql
 def test_joining_a_pool_pairs_with_the_closest_rated_waiting_player(server):
     lobby = server.app.state.services.lobby
     waiting = {}

@@ -11,14 +11,16 @@ from superchess.server.store import Store
 
 from .util import act, http_state, move, new_match, ok, recv_error, recv_state, register, sync, wait_for
 
+pytestmark = pytest.mark.postgresql  # these run on PostgreSQL too (tests/server/conftest.py)
+
 HOUR = 3600 * 1000
 DAY = 24 * HOUR
 
 
 @pytest.fixture
-def reader(data_dir):
-    """A second, independent connection to the same database file."""
-    store = Store.in_folder(data_dir)
+def reader(server):
+    """A second, independent connection to the same database."""
+    store = server.reader()
     yield store
     store.engine.dispose()
 
@@ -189,15 +191,16 @@ def test_a_daily_set_up_deadline_is_an_instant_that_a_restart_does_not_move(serv
     assert http_state(server2.browser(cookies=cookies), m.id)["setup_deadline"] == deadline
 
 
-def test_a_game_saved_before_turn_started_at_existed_still_resumes(server, restart, clock, data_dir):
+def test_a_game_saved_before_turn_started_at_existed_still_resumes(server, restart, clock):
     import sqlalchemy as sa
     m = new_match(server, time_control="daily")
     play_three_moves(m, clock)
     cookies = dict(m.p1.cookies)
     server.close()
-    old = Store.in_folder(data_dir)
-    with old.engine.begin() as conn:  # a data folder from before the column
+    old = server.reader()
+    with old.engine.begin() as conn:  # a database from before the column (and migrations)
         conn.execute(sa.text("ALTER TABLE games DROP COLUMN turn_started_at"))
+        conn.execute(sa.text("DROP TABLE alembic_version"))
     old.engine.dispose()
     clock.advance(HOUR)
     server2 = restart(server)
@@ -272,9 +275,10 @@ def test_a_database_from_an_earlier_version_gains_the_new_columns(data_dir):
 
     from superchess.server.store import Store
     store = Store.in_folder(data_dir)
-    with store.engine.begin() as conn:  # as the first release made it: no reprogramming columns
+    with store.engine.begin() as conn:  # as the first release made it: no reprogramming columns, no migrations
         for col in ("mode", "roster0", "roster1", "submitted0", "submitted1", "setup_deadline"):
             conn.execute(sa.text(f"ALTER TABLE games DROP COLUMN {col}"))
+        conn.execute(sa.text("DROP TABLE alembic_version"))
     store.engine.dispose()
     store = Store.in_folder(data_dir)
     columns = {c["name"]: c for c in sa.inspect(store.engine).get_columns("games")}

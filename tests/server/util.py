@@ -10,6 +10,7 @@ import anyio
 from fastapi.testclient import TestClient
 
 from superchess.server.app import create_app
+from superchess.server.store import Store
 
 START = 1_700_000_000_000  # a plausible epoch in ms, so "deadline" values look real
 
@@ -51,6 +52,10 @@ class Server:
         c.portal = self._main.portal  # share the event loop instead of starting a new one
         self._browsers.append(c)
         return c
+
+    def reader(self) -> Store:
+        """Another store on this server's database: what is really stored (close its engine after)."""
+        return Store(self.store.engine.url.render_as_string(hide_password=False))
 
     def call(self, fn, *args):
         """Run an async function on the app's event loop."""
