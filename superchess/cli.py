@@ -1,6 +1,8 @@
 """The `superchess` command: the layers exposed on the command line."""
 from __future__ import annotations
 
+import os
+import socket
 import sys
 
 import click
@@ -88,13 +90,30 @@ def fen(variant: str) -> None:
 @click.option("--trusted-proxies", envvar="SUPERCHESS_TRUSTED_PROXIES", default="127.0.0.1", show_default=True,
               show_envvar=True, help="Comma-separated addresses (or *) whose X-Forwarded-For and "
                                      "X-Forwarded-Proto headers are believed: the client's address and https.")
-def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: str, trusted_proxies: str) -> None:
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes on this port (with --db postgresql://... only: they share the games).")
+@click.option("--log-level", envvar="SUPERCHESS_LOG_LEVEL", default="warning", show_default=True, show_envvar=True,
+              type=click.Choice(["debug", "info", "warning", "error"]), help="info: also every request.")
+@click.option("--log-format", envvar="SUPERCHESS_LOG_FORMAT", default="text", show_default=True, show_envvar=True,
+              type=click.Choice(["text", "json"]), help="json: one object a line, with request and game ids.")
+def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: str, trusted_proxies: str,
+          workers: int, log_level: str, log_format: str) -> None:
     """Run the game server (with its embedded database) and print the URL to open."""
     import gc
 
     import uvicorn
 
+    from .server import logs
     from .server.app import create_app
+
+    logs.configure(log_level, log_format)
+    if workers > 1:
+        if not (db_url or "").startswith(("postgresql", "postgres:")):
+            raise click.UsageError("--workers above 1 needs --db postgresql://...: SQLite serves one process")
+        _serve_workers(["serve", "--host", host, "--port", str(port), "--db", db_url, "--allowed-origins",
+                        allowed_origins, "--trusted-proxies", trusted_proxies, "--log-level", log_level,
+                        "--log-format", log_format], workers)
+        return
 
     app = create_app(data, db_url, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()])
     # the rules tables and the app are long-lived: keep them out of the collector's full passes,
@@ -104,8 +123,41 @@ def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: 
     kept = "the database" if db_url else f"{data}/"
     click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {kept})")
     # per-message deflate costs more CPU than it saves on small, frequent game messages
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
-                proxy_headers=True, forwarded_allow_ips=trusted_proxies)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
+                            proxy_headers=True, forwarded_allow_ips=trusted_proxies)
+    uvicorn.Server(config).run(sockets=[_reused_port(host, port)] if os.environ.get("SUPERCHESS_REUSE_PORT") else None)
+
+
+def _reused_port(host: str, port: int) -> socket.socket:
+    """A listening socket on the port that other processes bind too (`--workers`)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def _serve_workers(argv: list[str], workers: int) -> None:
+    """`workers` servers `superchess <argv>` on one port (each binds it with SO_REUSEPORT: the
+    kernel spreads the connections), each its own process over the shared database; stopping
+    this one stops them."""
+    import signal
+    import subprocess
+
+    env = {**os.environ, "SUPERCHESS_REUSE_PORT": "1"}
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped: stop the servers (below)
+    children = [subprocess.Popen([sys.executable, "-m", "superchess.cli", *argv], env=env) for _ in range(workers)]
+    try:
+        for child in children:
+            child.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in children:
+            child.wait()
 
 
 @cli.group()

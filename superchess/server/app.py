@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from . import variants
 from .ai import default_executor
 from .limits import BodyLimit
+from .logs import RequestIds
 from .passwords import Passwords
 from .routers import ROUTERS
 from .security import BrowserGuard
@@ -49,18 +50,24 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         store.purge(now())  # before serving: nothing waits for it
         services.hub.resume()  # the games' clocks run from the end of the start-up
         services.lobby.resume()
+        cluster = services.hub.cluster
+        if cluster is not None:
+            await cluster.start()  # the games nobody owns are taken over before serving
         purging = asyncio.create_task(purge_regularly())
         yield
         purging.cancel()
         with suppress(asyncio.CancelledError):
             await purging
+        if cluster is not None:
+            await cluster.close()
         services.close()
 
     app = FastAPI(title="superchess", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.services = services
     app.add_exception_handler(RequestValidationError, bad_request)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(BrowserGuard, allowed_origins=allowed_origins)  # outermost: also on 413s
+    app.add_middleware(BrowserGuard, allowed_origins=allowed_origins)  # also on 413s
+    app.add_middleware(RequestIds)  # outermost: every response has its id
     for router in ROUTERS:
         app.include_router(router)
     return app

@@ -13,6 +13,7 @@ from fastapi.requests import HTTPConnection
 
 from .accounts import Accounts, Visitor
 from .ai import AIPlayers
+from .cluster import Cluster
 from .hub import Hub
 from .lobby import Lobby
 from .offload import Offload
@@ -40,8 +41,10 @@ class Services:
         """The services over `store`, the computer thinking in pools `ai_executor` makes."""
         hub = Hub(store, now)
         hub.ai = AIPlayers(hub, ai_executor)
-        return cls(store, hub, Lobby(store, hub, now), Accounts(store, now, passwords),
-                   Throttle(*PREVIEWS_PER_CLIENT, now), now)
+        lobby = Lobby(store, hub, now)
+        if store.shared:  # other processes may serve the same games (cluster.py)
+            hub.cluster = lobby.cluster = Cluster(store, hub, lobby)
+        return cls(store, hub, lobby, Accounts(store, now, passwords), Throttle(*PREVIEWS_PER_CLIENT, now), now)
 
     @property
     def offload(self) -> Offload:

@@ -24,12 +24,16 @@ def free_port() -> int:
 
 
 class Process:
-    def __init__(self, data, log) -> None:
+    """`superchess serve` on the data folder, or with `db` on that database; `env`: more of its
+    environment."""
+
+    def __init__(self, data, log, db: str | None = None, env: dict | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        where = ["--db", db] if db else ["--data", str(data)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), "--data", str(data)],
-            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), *where],
+            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
         deadline = time.monotonic() + 60  # a loaded machine: start-up builds every variant
         while True:
             assert self.proc.poll() is None, "the server exited"

@@ -171,7 +171,6 @@ def test_a_seek_accepted_twice_at_once_makes_exactly_one_game(server):
         assert conn.execute(text("SELECT count(*) FROM games")).scalar() == 2
 
 
-@pytest.mark.postgresql
 def test_at_most_five_open_seeks_and_a_flood_of_creations_is_throttled(server, clock):
     alice = account(server, "alice")
     ids = [ok(alice.post("/api/seeks", json=SEEK))["id"] for _ in range(MAX_OPEN_SEEKS)]
@@ -192,6 +191,7 @@ def test_at_most_five_open_seeks_and_a_flood_of_creations_is_throttled(server, c
     ok(alice.post("/api/seeks", json=SEEK))
 
 
+@pytest.mark.postgresql
 def test_cancelling_a_seek(server):
     alice, bob = account(server, "alice"), account(server, "bob")
     seek = ok(alice.post("/api/seeks", json=SEEK))
@@ -260,7 +260,6 @@ def _async(fn):
     return run
 
 
-@pytest.mark.postgresql
 def test_after_a_restart_daily_seeks_stay_and_real_time_ones_wait_for_their_creators(server, restart, monkeypatch):
     monkeypatch.setattr(lobby_module, "STARTUP_GRACE_S", 1.5)
     alice, bob = account(server, "alice"), account(server, "bob")

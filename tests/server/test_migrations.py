@@ -4,8 +4,6 @@ upgraded in place, and every game in it still loads and plays. The models and th
 describe the same schema."""
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -15,7 +13,7 @@ from superchess.cli import main
 from superchess.server import schema
 from superchess.server.store import Base, Store
 
-from .util import FakeClock, Server, act, legal_moves, new_match, ok, recv_state
+from .util import FakeClock, Server, act, before_migrations, legal_moves, new_match, ok, recv_state
 
 pytestmark = pytest.mark.postgresql  # these run on PostgreSQL too (tests/server/conftest.py)
 
@@ -46,17 +44,6 @@ def test_db_upgrade_makes_and_reports_the_schema(database, data_dir, capsys):
         store.engine.dispose()
 
 
-def pre_migration_folder(server: Server) -> None:
-    """Turn the server's SQLite data folder into one as the version before migrations left it: the
-    same tables, no `alembic_version`."""
-    path = server.store.engine.url.database
-    server.close()
-    db = sqlite3.connect(path)
-    db.execute("DROP TABLE alembic_version")
-    db.commit()
-    db.close()
-
-
 def test_a_data_folder_from_before_migrations_is_upgraded_and_every_game_loads_and_plays(data_dir):
     clock = FakeClock()
     old = Server(data_dir, clock)
@@ -71,9 +58,11 @@ def test_a_data_folder_from_before_migrations_is_upgraded_and_every_game_loads_a
                 if n == 5:
                     act(w1, [], {"type": "resign"})
         games.append((m, {"cookies": dict(m.p1.cookies)}, {"cookies": dict(m.p2.cookies)}, m.state(m.p1)))
-    pre_migration_folder(old)
-    assert "alembic_version" not in sa.inspect(sa.create_engine(f"sqlite:///{data_dir / 'superchess.db'}")) \
-        .get_table_names()
+    old.close()
+    engine = sa.create_engine(f"sqlite:///{data_dir / 'superchess.db'}")
+    before_migrations(engine)  # the data folder as the version before migrations left it
+    assert "alembic_version" not in sa.inspect(engine).get_table_names()
+    engine.dispose()
 
     new = Server(data_dir, clock)
     try:

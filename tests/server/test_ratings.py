@@ -148,7 +148,7 @@ def test_a_game_is_rated_in_the_transaction_of_its_end_once_also_across_a_restar
     state = http_state(p1, game)
     assert state["status"] == "finished" and state["ratings"][1]["change"]["diff"] > 0
     row = server.store.game(game)
-    assert server.store.save_games([(row, None, Pool("chess", "blitz"))]) == {}  # saved again: not rated again
+    assert server.store.save_games([(row, None, Pool("chess", "blitz"))]).changes == {}  # saved again: not rated again
     assert ratings_table(server) == rated
 
 

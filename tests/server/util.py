@@ -9,6 +9,10 @@ from pathlib import Path
 import anyio
 from fastapi.testclient import TestClient
 
+import sqlalchemy as sa
+from alembic import command
+
+from superchess.server import schema
 from superchess.server.app import create_app
 from superchess.server.store import Store
 
@@ -73,6 +77,19 @@ class Server:
             b.close()
         self._main.__exit__(None, None, None)
         self.store.engine.dispose()
+
+
+def before_migrations(engine: sa.Engine) -> None:
+    """Make the database as the version before migrations left it: the baseline revision's schema,
+    without `alembic_version`."""
+    with engine.begin() as conn:
+        config = schema.config()
+        config.attributes["connection"] = conn
+        command.downgrade(config, BASELINE)
+        conn.execute(sa.text("DROP TABLE alembic_version"))
+
+
+BASELINE = "0001"
 
 
 # -- HTTP helpers ---------------------------------------------------------------------------------
