@@ -29,10 +29,18 @@ log = logging.getLogger("superchess.server")
 GROUP_COMMIT = 16
 #: games without a running clock that nobody watches, kept in memory (most recently used first)
 IDLE_KEPT = 64
+#: an action another process overtook waits at most this long (s) for the notification of what
+#: overtook it to reach the viewers here before it is tried again
+HEARD_S = 1.0
 
 
 class StaleGame(Exception):
-    """Another process saved an event of this game first: nothing of this one was saved."""
+    """Another process saved an event of this game first (the database holds `version`): nothing
+    of this one was saved."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
 
 
 class _Unfinished:
@@ -119,6 +127,7 @@ class Hub:
         self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.announced: dict[str, int] = {}  # game id -> the version last sent to its viewers here
+        self._hearing: dict[str, list] = {}  # game id -> (version, future) of actions waiting for it (`_heard`)
         self._idle: OrderedDict[str, None] = OrderedDict()  # evictable games, least recently used first
         self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
@@ -221,18 +230,21 @@ class Hub:
     async def act(self, game_id: str, player_id: int | None, action: str, payload: dict) -> dict:
         """Process one action on a game; raises ActionError (nothing changed) or LookupError. An
         action that another process's event overtook is tried once more on the game as it now is
-        (where it usually meets the refusal it would have met after that event)."""
-        async with self.locks[game_id]:
-            for attempt in (1, 2):
+        (where it usually meets the refusal it would have met after that event), once the viewers
+        here have been sent what overtook it."""
+        for attempt in (1, 2):
+            async with self.locks[game_id]:
                 g = await self._load(game_id)
                 if g is None:
                     raise LookupError("no such game")
                 now = self.now()
                 try:
                     return await self._event(g, lambda: g.apply(action, g.side_of(player_id), payload, now), now)
-                except StaleGame:
+                except StaleGame as e:
                     if attempt == 2:
                         raise ActionError("the game changed meanwhile; please try again") from None
+                    overtaken_by = e.version
+            await self._heard(game_id, overtaken_by)
 
     async def start_game(self, game_id: str, player0: int, player1: int) -> None:
         async with self.locks[game_id]:
@@ -326,7 +338,7 @@ class Hub:
             for g, *_, done in batch:
                 if g.row.id in saved.stale:
                     self.live.pop(g.row.id, None)
-                    done.set_exception(StaleGame(g.row.id))
+                    done.set_exception(StaleGame(saved.stale[g.row.id]))
             batch = [entry for entry in batch if entry[0].row.id not in saved.stale]
         for g, *_ in batch:
             if g.row.id in rated:
@@ -393,17 +405,27 @@ class Hub:
         async with self.locks[game_id]:
             if self.announced.get(game_id, -1) >= version:
                 return
-            g = self.live.get(game_id)
-            if g is None or g.row.version < version:  # (an action here that lost the race read it already)
-                self.live.pop(game_id, None)
-                g = await self._load(game_id)
-                if g is None:
-                    return
+            self.live.pop(game_id, None)
+            g = await self._load(game_id)
+            if g is None:
+                return
             now = self.now()
             event = event if g.row.version == version else None  # a later version: its event is on its way
             for first in (True, False):
                 self._broadcast(g, event, now, first)
             self._served(g)
+
+    async def _heard(self, game_id: str, version: int) -> None:
+        """Wait (at most HEARD_S) until the viewers here have been sent `version` of the game by its
+        notification (`remote_event`, with its event), if any viewer is here."""
+        if not self.conns.get(game_id) or self.announced.get(game_id, -1) >= version:
+            return
+        heard = asyncio.get_running_loop().create_future()
+        self._hearing.setdefault(game_id, []).append((version, heard))
+        try:
+            await asyncio.wait_for(heard, HEARD_S)
+        except TimeoutError:  # the notification is late: the retry reads the game anyway
+            pass
 
     async def take_over(self, game_ids: list[str]) -> None:
         """This process now owns these games (their owner died, or nobody had them): each is read
@@ -435,6 +457,12 @@ class Hub:
         """Send the new state to the viewers who are (`to_move`) or are not the player to move."""
         if g.row.id in self.conns:
             self.announced[g.row.id] = g.row.version
+            waiting = self._hearing.pop(g.row.id, ())
+            for version, heard in waiting:
+                if version <= g.row.version and not heard.done():
+                    heard.set_result(None)
+            if any(not heard.done() for _, heard in waiting):
+                self._hearing[g.row.id] = [(v, heard) for v, heard in waiting if not heard.done()]
         # viewers who see the same thing (a side, or watching, with the same colour) share one encoding
         encoded: dict[tuple, str] = {}
         turn = g.game.board.turn if g.row.status == "active" else None
@@ -467,6 +495,7 @@ class Hub:
         async with self.locks[game_id]:
             self.conns[game_id].add(conn)
             conn.send(self.message(g, conn.player_id, self.now()))
+            self.announced[game_id] = max(self.announced.get(game_id, -1), g.row.version)
         return True
 
     async def view(self, game_id: str, player_id: int | None, as_message: bool = False) -> dict | str | None:

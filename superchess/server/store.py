@@ -210,7 +210,7 @@ class Saved(NamedTuple):
     """What `Store.save_games` did: the rating changes made (by game id, `_rate`) and the games left
     out because another process had written them first."""
     changes: dict[str, list[dict]]
-    stale: set[str]
+    stale: dict[str, int]  # game id -> the version the database holds
 
 
 class GameSave(NamedTuple):
@@ -466,7 +466,7 @@ class Store:
         it). `publish(save)` gives a (channel, payload) notification to send on commit (PostgreSQL's
         NOTIFY: delivered with the commit, in commit order)."""
         saves = [GameSave(*entry) for entry in batch]
-        stale: set[str] = set()
+        stale: dict[str, int] = {}
         with self.engine.begin() as conn:
             if check_versions:
                 stale = self._stale(conn, saves)
@@ -482,16 +482,17 @@ class Store:
         return Saved(changes, stale)
 
     @staticmethod
-    def _stale(conn, saves: list[GameSave]) -> set[str]:
-        """The games of `saves` whose stored version is not the one before theirs, their rows locked
-        until the transaction ends."""
+    def _stale(conn, saves: list[GameSave]) -> dict[str, int]:
+        """The games of `saves` whose stored version is not the one before theirs, with the stored
+        version; their rows locked until the transaction ends."""
         table = GameRow.__table__
         expected = {save.row.id: save.row.version - 1 for save in saves}
         if not expected:
-            return set()
+            return {}
         stored = dict(conn.execute(select(table.c.id, table.c.version).where(table.c.id.in_(list(expected)))
                                    .order_by(table.c.id).with_for_update()).all())
-        return {game_id for game_id, version in expected.items() if stored.get(game_id) != version}
+        return {game_id: stored.get(game_id, -1) for game_id, version in expected.items()
+                if stored.get(game_id) != version}
 
     def _write(self, conn, saves: list[GameSave]) -> tuple[dict[str, list[dict]], list[tuple[str, tuple, bool]]]:
         """`save_games`'s statements, in the caller's transaction: the rating changes made, and what

@@ -27,7 +27,9 @@ def servers(postgres, tmp_path_factory):
     url = postgres.database("cluster")
     env = {"SUPERCHESS_TIME_CONTROLS": str(folder / "fast.toml")}
     with open(folder / "servers.log", "ab") as log:
-        started = [Process(folder / "a", log, url, env), Process(folder / "b", log, url, env)]
+        started = [Process(folder / name, log, url, env, wait=False) for name in ("a", "b")]  # both start at once
+        for p in started:
+            p.wait_ready()
         yield started
         for p in started:
             p.kill()
