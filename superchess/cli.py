@@ -115,7 +115,7 @@ def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: 
                         "--log-format", log_format], workers)
         return
 
-    app = create_app(data, db_url, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()])
+    app = create_app(data, db_url=db_url, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()])
     # the rules tables and the app are long-lived: keep them out of the collector's full passes,
     # and collect young objects less often (each move allocates thousands of short-lived ones)
     gc.freeze()
@@ -123,9 +123,12 @@ def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: 
     kept = "the database" if db_url else f"{data}/"
     click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {kept})")
     # per-message deflate costs more CPU than it saves on small, frequent game messages
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
-                            proxy_headers=True, forwarded_allow_ips=trusted_proxies)
-    uvicorn.Server(config).run(sockets=[_reused_port(host, port)] if os.environ.get("SUPERCHESS_REUSE_PORT") else None)
+    options = dict(host=host, port=port, log_level="warning", ws_per_message_deflate=False, proxy_headers=True,
+                   forwarded_allow_ips=trusted_proxies)
+    if os.environ.get("SUPERCHESS_REUSE_PORT"):  # one of `--workers` servers: the port is shared
+        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[_reused_port(host, port)])
+    else:
+        uvicorn.run(app, **options)
 
 
 def _reused_port(host: str, port: int) -> socket.socket:
