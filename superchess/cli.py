@@ -103,10 +103,9 @@ def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: 
 
     import uvicorn
 
-    from .server import logs
-    from .server.app import create_app
+    from .server.app import configure_logs, create_app
 
-    logs.configure(log_level, log_format)
+    configure_logs(log_level, log_format)
     if workers > 1:
         if not (db_url or "").startswith(("postgresql", "postgres:")):
             raise click.UsageError("--workers above 1 needs --db postgresql://...: SQLite serves one process")
@@ -174,14 +173,9 @@ def db() -> None:
               help="Database URL instead of the data folder, e.g. postgresql://user@host/superchess.")
 def db_upgrade(data: str, db_url: str | None) -> None:
     """Apply the schema migrations the database lacks (the server also does at start-up)."""
-    from .server import schema
-    from .server.store import Store
+    from .server.app import upgrade_database
 
-    store = Store(db_url) if db_url else Store.in_folder(data)  # opening a store upgrades it
-    try:
-        click.echo(f"superchess: the database is at revision {schema.revision(store.engine)} (the newest)")
-    finally:
-        store.engine.dispose()
+    click.echo(f"superchess: the database is at revision {upgrade_database(data, db_url)} (the newest)")
 
 
 @cli.command()

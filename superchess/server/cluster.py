@@ -7,9 +7,10 @@
   order); every process LISTENs on one connection (psycopg 3, asynchronous) and hands each other
   process's event to its hub (`Hub.remote_event`) and each lobby message to its lobby.
 - Ownership: a game in play is owned by one process through a lease (`game_leases`: owner and
-  expiry), renewed every `RENEW_EVERY_S`; only the owner runs the game's timer (flags, Daily and
-  set-up deadlines) and its computer player. A lease not renewed for `LEASE_MS` (its process died)
-  is taken over by the next sweep of another process (`Hub.take_over`).
+  expiry), renewed every `RENEW_EVERY_S` by a thread of its own (so a busy event loop does not
+  lose its games); only the owner runs the game's timer (flags, Daily and set-up deadlines) and
+  its computer player. A lease not renewed for `LEASE_MS` (its process died) is taken over by the
+  next sweep of another process (`Hub.take_over`).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 from contextlib import suppress
 from typing import TYPE_CHECKING
@@ -52,6 +54,8 @@ class Cluster:
         self.owned: set[str] = set()
         self.listening = False  # the notification connection is up
         self._tasks: list[asyncio.Task] = []
+        self._stop = threading.Event()
+        self._renewer = threading.Thread(target=self._renew_forever, name="lease-renewer", daemon=True)
         url = store.engine.url
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -83,6 +87,14 @@ class Cluster:
                 await self.hub.take_over(sorted(gained))
             except Exception:
                 log.exception("could not take over games %s", sorted(gained))
+
+    def _renew_forever(self) -> None:
+        """The leases this process holds stay its own while it lives, however busy its loop."""
+        while not self._stop.wait(RENEW_EVERY_S / 2):
+            try:
+                self.store.renew_leases(self.owner, wall_ms() + LEASE_MS)
+            except Exception:  # the database is away: the leases lapse, another process goes on
+                log.exception("could not renew the game leases")
 
     async def _keep_leases(self) -> None:
         while True:
@@ -151,11 +163,13 @@ class Cluster:
         keep the leases."""
         self._tasks.append(asyncio.create_task(self._listen(await self._connect())))
         await self._renew()
+        self._renewer.start()
         self._tasks.append(asyncio.create_task(self._keep_leases()))
 
     async def close(self) -> None:
         """Stop, handing the leases over at once (a stopped process's games need not wait for
         their leases to expire)."""
+        self._stop.set()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

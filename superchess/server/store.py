@@ -595,6 +595,12 @@ class Store:
         """Is this a database several server processes may share (PostgreSQL)?"""
         return self.engine.dialect.name == "postgresql"
 
+    def renew_leases(self, owner: str, until: int) -> None:
+        """Extend every lease `owner` holds until `until` (ms since the epoch)."""
+        table = LeaseRow.__table__
+        with self.engine.begin() as conn:
+            conn.execute(update(table).where(table.c.owner == owner).values(expires_at=until))
+
     def drop_leases(self, owner: str, game_ids: Iterable[str] | None = None) -> None:
         """Give up `owner`'s leases (of `game_ids`, or all): another process may take them at once."""
         table = LeaseRow.__table__
