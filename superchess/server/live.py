@@ -77,7 +77,10 @@ _compact = json.JSONEncoder(separators=(",", ":")).encode  # what the server sen
 
 
 class LiveGame:
-    def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int) -> None:
+    def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int,
+                 continuing: bool = False) -> None:
+        """The stored game, its clock running as from `now` (`resume`), or as stored when
+        `continuing` (another process of the cluster served it until now)."""
         self.row = row
         self.names = names
         self.tc = TIME_CONTROLS[row.time_control]
@@ -108,7 +111,10 @@ class LiveGame:
         # what was left of the set-up window when the game was last saved
         self._setup_left = max(0, row.setup_deadline - row.updated_at) \
             if row.status == "setup" and row.setup_deadline is not None else None
-        self.resume(now)
+        if continuing:
+            self._continue()
+        else:
+            self.resume(now)
         self._states: dict = {}
         self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
         # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
@@ -127,6 +133,18 @@ class LiveGame:
             self.clock.start(self.game.board.turn, now if began is None else began)
         elif self._setup_left is not None and not self.tc.daily:
             self.row.setup_deadline = now + self._setup_left
+
+    def _continue(self) -> None:
+        """Run the clock as stored: the turn began at its stored instant, the set-up window ends at
+        its stored deadline (the game was served by another process up to now)."""
+        if self.row.status == "active":
+            self.clock.start(self.game.board.turn, self.row.turn_started_at or self.row.updated_at)
+
+    def resumed(self, now: int) -> dict:
+        """The event of a game taken over from a server process that died: its clock runs again as
+        from `now` (`resume`), so nobody is charged for the time no process served it."""
+        self.resume(now)
+        return {"kind": "resumed"}
 
     def rosters(self) -> tuple[Roster, Roster]:
         """The stored rosters; one that cannot be read counts as the default and damages the game."""

@@ -14,6 +14,7 @@ from fastapi.requests import HTTPConnection
 from .accounts import Accounts, Visitor
 from .ai import AIPlayers
 from .analysis import Analyses
+from .cluster import Cluster
 from .hub import Hub
 from .lobby import Lobby
 from .offload import Offload
@@ -46,7 +47,10 @@ class Services:
         """The services over `store`, the computer thinking in pools `ai_executor` makes."""
         hub = Hub(store, now)
         hub.ai = AIPlayers(hub, ai_executor)
-        return cls(store, hub, Lobby(store, hub, now), Accounts(store, now, passwords),
+        lobby = Lobby(store, hub, now)
+        if store.shared:  # other processes may serve the same games (cluster.py)
+            hub.cluster = lobby.cluster = Cluster(store, hub, lobby)
+        return cls(store, hub, lobby, Accounts(store, now, passwords),
                    Throttle(*PREVIEWS_PER_CLIENT, now), Throttle(*POSITIONS_PER_CLIENT, now), Analyses(), now)
 
     @property

@@ -75,3 +75,9 @@ def test_installed_command_runs():
     proc = subprocess.run([sys.executable, "-m", "superchess.cli", "fen", "-v", "chess"],
                           capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == Board("chess").fen()
+
+
+def test_several_server_processes_need_postgresql(capsys, tmp_path):
+    code, _, err = run(capsys, "serve", "--workers", "2", "--data", str(tmp_path))
+    assert code == 2 and "--workers above 1 needs --db postgresql://" in err
+    assert not (tmp_path / "superchess.db").exists()  # refused before anything was made

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from superchess.server.store import Store
 
 from .util import http_state, new_match, ok, recv_state, register
 
@@ -63,7 +62,7 @@ def test_websocket_without_any_cookie_is_a_watcher(server):
         assert recv_state(ws)["state"]["you"] is None
 
 
-def test_register_stores_an_argon2id_hash_and_logs_in(server, data_dir):
+def test_register_stores_an_argon2id_hash_and_logs_in(server):
     b = server.browser()
     guest = ok(b.get("/api/me"))
     r = b.post("/api/register", json={"name": "alice_1", "password": "s3cret-pass"})
@@ -71,7 +70,7 @@ def test_register_stores_an_argon2id_hash_and_logs_in(server, data_dir):
     assert me["name"] == "alice_1" and me["account"] is True and me["id"] != guest["id"]
     assert "sc_session=" in r.headers["set-cookie"] and "httponly" in r.headers["set-cookie"].lower()
     assert ok(b.get("/api/me")) == me
-    reader = Store.in_folder(data_dir)  # what is really on disk
+    reader = server.reader()  # what is really stored
     try:
         stored = reader.player_by_name("alice_1").password_hash
     finally:

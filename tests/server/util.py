@@ -9,7 +9,12 @@ from pathlib import Path
 import anyio
 from fastapi.testclient import TestClient
 
+import sqlalchemy as sa
+from alembic import command
+
+from superchess.server import schema
 from superchess.server.app import create_app
+from superchess.server.store import Store
 
 START = 1_700_000_000_000  # a plausible epoch in ms, so "deadline" values look real
 
@@ -52,6 +57,10 @@ class Server:
         self._browsers.append(c)
         return c
 
+    def reader(self) -> Store:
+        """Another store on this server's database: what is really stored (close its engine after)."""
+        return Store(self.store.engine.url.render_as_string(hide_password=False))
+
     def call(self, fn, *args):
         """Run an async function on the app's event loop."""
         return self._main.portal.call(fn, *args)
@@ -68,6 +77,19 @@ class Server:
             b.close()
         self._main.__exit__(None, None, None)
         self.store.engine.dispose()
+
+
+def before_migrations(engine: sa.Engine) -> None:
+    """Make the database as the version before migrations left it: the baseline revision's schema,
+    without `alembic_version`."""
+    with engine.begin() as conn:
+        config = schema.config()
+        config.attributes["connection"] = conn
+        command.downgrade(config, BASELINE)
+        conn.execute(sa.text("DROP TABLE alembic_version"))
+
+
+BASELINE = "0001"
 
 
 # -- HTTP helpers ---------------------------------------------------------------------------------
