@@ -549,6 +549,32 @@ class LiveGame:
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
                 "captured": self._captured(kept), **variants.turn_facts(start)}
 
+    def visible_moves(self, viewer: int | None) -> int:
+        """How many moves of the board's stack this viewer sees (a drafted turn is the mover's alone)."""
+        board = self.game.board
+        return len(board.move_stack) - (board.moves_in_turn if self._draft_hidden_from(viewer) else 0)
+
+    def position(self, viewer: int | None, moves: int) -> dict:
+        """The position after the first `moves` moves this viewer sees, as the board draws it (the
+        replay of the game page): pieces, last move, check, captured pieces, holdings. Rules work
+        (a copy of the board taken back to that move): run it off the event loop. ValueError for a
+        number outside 0..the moves seen."""
+        if not 0 <= moves <= self.visible_moves(viewer):
+            raise ValueError(f"no position after {moves} moves: this game shows {self.visible_moves(viewer)}")
+        board = self.game.board.copy()
+        while len(board.move_stack) > moves:
+            board.pop()
+        last = board.peek()
+        if last is not None and last.from_cell < 0:  # `end` of a turn: the turn's last real move
+            real = [m for m in board.move_stack if m.from_cell >= 0]
+            last = real[-1] if real else None
+        geo = board.geometry
+        return {"moves": moves, "fen": board.fen(), "turn": board.turn, "pieces": board.piece_symbols(),
+                "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
+                "check": board.king(board.turn) if board.is_check() else None, "captured": self._captured(moves),
+                "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
+                **variants.turn_facts(board)}
+
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
         status = self.row.status

@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { BoardView } from './board.js';
 import { DEFAULT_COLOURS, DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
+import { Replay } from './replay.js';
 import { openStore } from './rosterstore.js';
 import { Socket } from './socket.js';
 import {
@@ -42,6 +43,8 @@ const prelude = {
 const TICK_MS = 100;
 
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
+// looking back through the moves (replay.js): the board shows a past position, the game goes on
+const replay = new Replay(gameId, () => { if (state) render(state, false); }, (text) => showMessage(text, 'error'));
 
 // ---- connection -------------------------------------------------------------------------
 
@@ -163,9 +166,11 @@ function render(st, fresh = true) {
     board.flipped = st.you === 1;
     placeCards();
   }
+  replay.update(st);
+  const shown = replay.shown(st); // the live state, or the position looked back at
   board.colours = colours;
-  board.interactive = isPlayer(st);
-  board.setState(st);
+  board.interactive = isPlayer(st) && replay.live;
+  board.setState(shown);
 
   const names = [playerName(st, 0), playerName(st, 1)];
   document.title = `${st.title || st.variant || 'Game'} — ${names[0]} vs ${names[1]} — Superchess`;
@@ -182,8 +187,8 @@ function render(st, fresh = true) {
     card.classList.toggle('to-move', (st.status === 'active' && st.turn === side)
       || (st.status === 'setup' && Boolean(st.prelude) && st.prelude.to_move === side));
     card.classList.toggle('is-you', st.you === side);
-    renderCaptured(side, st, colours);
-    renderHoldings(side, st, colours);
+    renderCaptured(side, shown, colours);
+    renderHoldings(side, shown, colours);
   }
 
   renderStatus(st);
@@ -195,7 +200,8 @@ function render(st, fresh = true) {
   renderPrelude(st);
   renderRosters(st);
   renderMoves(st);
-  $('#fen').value = st.fen || '';
+  renderReplay(st);
+  $('#fen').value = shown.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);
 
   const colourLabel = $('#colour-label');
@@ -415,10 +421,17 @@ function renderMoves(st) {
   let row = null;
   // several moves in one turn (InterGrid): the server numbers each move's turn (`move_plies`)
   const plies = st.move_plies || null;
+  // the readable notation when the server sends it, else the move's coordinates
+  const notation = Array.isArray(st.notation) ? st.notation : [];
+  const current = replay.live ? null : replay.viewing - 1; // the move whose position is shown
+  const plyItem = (mv, i, more) => h('span', {
+    class: ['ply', more ? 'more' : '', i === moves.length - 1 ? 'last' : '', i === current ? 'current' : ''].filter(Boolean).join(' '),
+    'data-ply': String(i), title: mv, text: notation[i] || mv,
+  });
   moves.forEach((mv, i) => {
     const ply = plies ? plies[i] : start + i;
     if (plies && i > 0 && plies[i - 1] === ply) {
-      row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply more last' : 'ply more', 'data-ply': String(i), text: mv }));
+      row.appendChild(plyItem(mv, i, true));
       return;
     }
     if (!row || ply % 2 === 0) {
@@ -426,13 +439,36 @@ function renderMoves(st) {
       if (ply % 2 === 1) row.appendChild(h('span', { class: 'ply empty', text: '…' }));
       rows.push(row);
     }
-    row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply last' : 'ply', 'data-ply': String(i), text: mv }));
+    row.appendChild(plyItem(mv, i, false));
   });
   if (!rows.length) rows.push(h('div', { class: 'move-row none muted', text: 'No moves yet.' }));
-  const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
   el.setAttribute('role', 'list');
+  el.classList.toggle('replaying', !replay.live);
   el.replaceChildren(...rows);
-  if (atBottom || moves.length) el.scrollTop = el.scrollHeight;
+  const seen = current === null ? null : el.querySelector(`.ply[data-ply="${current}"]`);
+  if (seen) seen.scrollIntoView({ block: 'nearest' });
+  else if (replay.live) el.scrollTop = el.scrollHeight;
+}
+
+/** The replay bar: where the view is, and a way back to the live position (signalled when moves
+ * were played meanwhile). */
+function renderReplay(st) {
+  const total = (st.moves || []).length;
+  const at = replay.live ? total : replay.viewing;
+  $('#replay-first').disabled = at === 0;
+  $('#replay-prev').disabled = at === 0;
+  $('#replay-next').disabled = replay.live;
+  $('#replay-last').disabled = replay.live;
+  const info = $('#replay-info');
+  info.dataset.at = String(at);
+  info.textContent = replay.live ? '' : `Move ${at} of ${total}${at === 0 ? ' (start)' : ''}`;
+  const back = $('#replay-live');
+  back.hidden = replay.live;
+  back.classList.toggle('new-move', replay.missed > 0);
+  back.dataset.missed = String(replay.missed);
+  back.textContent = replay.missed > 0
+    ? `New move${replay.missed > 1 ? 's' : ''} (${replay.missed}) — back to live` : 'Back to live';
+  document.body.classList.toggle('replaying', !replay.live);
 }
 
 // ---- rosters (R13-R17) ------------------------------------------------------------------
@@ -962,6 +998,25 @@ colourInput.addEventListener('change', async () => {
 });
 
 $('#fen').addEventListener('focus', (e) => e.target.select());
+
+// ---- replay -----------------------------------------------------------------------------
+
+$('#moves').addEventListener('click', (e) => {
+  const ply = e.target.closest('.ply[data-ply]');
+  if (ply) replay.go(Number(ply.dataset.ply) + 1);
+});
+$('#replay-first').addEventListener('click', () => replay.go(0));
+$('#replay-prev').addEventListener('click', () => replay.step(-1));
+$('#replay-next').addEventListener('click', () => replay.step(1));
+$('#replay-last').addEventListener('click', () => replay.toLive());
+$('#replay-live').addEventListener('click', () => replay.toLive());
+document.addEventListener('keydown', (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, select, textarea, [contenteditable]')) return;
+  const keys = { ArrowLeft: () => replay.step(-1), ArrowRight: () => replay.step(1), Home: () => replay.go(0), End: () => replay.toLive() };
+  if (!keys[e.key] || !state) return;
+  e.preventDefault();
+  keys[e.key]();
+});
 
 
 // ---- start ------------------------------------------------------------------------------
