@@ -43,3 +43,4 @@ def test_the_opponent_cannot_replay_into_an_unfinished_drafted_turn(server):
     assert m.p1.get(f"/api/games/{m.id}/positions/1").json()["pieces"]["c6"] == "W"
     r = m.p2.get(f"/api/games/{m.id}/positions/1")
     assert r.status_code == 400 and "this game shows 0" in r.json()["detail"]
+

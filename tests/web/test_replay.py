@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .conftest import screenshot, watch_for_page_errors
+from .conftest import watch_for_page_errors
+from .helpers import shots
 from .test_play import play, start_match
-
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 
 
 def sq(page, name):
     return page.locator(f'#board [data-square="{name}"]')
-
-
-def shots(page, name):
-    for label, size in SIZES.items():
-        page.set_viewport_size(size)
-        screenshot(page, f"{name}-{label}")
 
 
 def test_replay_by_click_keys_and_buttons_while_the_game_goes_on(two_players, server, browser):

@@ -9,8 +9,8 @@ import { Replay } from './replay.js';
 import { openStore } from './rosterstore.js';
 import { Socket } from './socket.js';
 import {
-  $, h, showMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
-  MODE_LABELS, modeName, pieceNames, pieceSetFor, rosterList, profileUrl, ratingText, ratingChangeText, formatSpan,
+  $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
+  MODE_LABELS, modeName, pieceNames, pieceSetFor, variantPieces, rosterList, profileUrl, ratingText, ratingChangeText, formatSpan,
 } from './ui.js';
 
 const gameId = (() => {
@@ -28,6 +28,7 @@ let syncedAtZero = null; // the version for which a sync was sent after a clock 
 let me = null;           // /api/me (for the saved rosters)
 let names = { ...PIECE_NAMES }; // piece letter -> name (the variant's names once loaded)
 let namesFor = null;     // the variant `names` were loaded for
+let reprogrammable = false; // the variant has piece programs (its pieces' entry says so)
 let pieceSet = DEFAULT_SET; // the variant's piece drawings (pieces.js), by name
 let setupRosters = null; // saved rosters offered in the set-up panel (null: not loaded yet)
 let setupLoading = null;
@@ -114,6 +115,9 @@ function announce(event, st) {
       if (event.turn && !(player && event.side === you)) {
         showMessage(`${player ? 'Your opponent' : playerName(st, event.side)} played: ${event.turn.filter((m) => m !== 'end').join(' ')}`, 'info', 8000);
       }
+      break;
+    case 'end':
+      clearMessage(); // what was said during the game (a declined offer) is over with it
       break;
     case 'rematch_offer':
       if (player && event.side !== you) showMessage('Your opponent offers a rematch.', 'info', 8000);
@@ -214,6 +218,7 @@ function render(st, fresh = true) {
 function renderStatus(st) {
   const el = $('#status');
   el.dataset.status = st.status || '';
+  el.dataset.check = st.status === 'active' && st.check ? String(st.turn) : '';
   const player = isPlayer(st);
   let text;
   switch (st.status) {
@@ -231,7 +236,10 @@ function renderStatus(st) {
         text = `Your turn continues: up to ${st.moves_left} more move${st.moves_left > 1 ? 's' : ''}`
           + `${st.can_end_turn ? ', or End turn' : ''}; Undo takes a move back.`;
       }
-      if (st.check) text += ' Check!';
+      if (st.check) { // the side to move is the one in check
+        if (player) text += st.turn === st.you ? ' You are in check!' : ` ${playerName(st, st.turn)} is in check.`;
+        else text += ` ${playerName(st, st.turn)} (${sideLabel(st.turn)}) is in check.`;
+      }
       if (st.draw_offer === 0 || st.draw_offer === 1) {
         if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
         else text += ` ${playerName(st, st.draw_offer)} offers a draw.`;
@@ -487,6 +495,10 @@ function ensureNames(st) {
     board.setPieceSet(set);
     if (state) render(state, false);
   });
+  variantPieces(st.variant).then((v) => {
+    reprogrammable = Boolean(v && v.reprogrammable);
+    if (state) renderMode(state);
+  }).catch(() => {});
   pieceNames(st.variant).then((n) => {
     if (Object.keys(n).length) names = { ...PIECE_NAMES, ...n };
     if (state) renderRosters(state);
@@ -497,7 +509,7 @@ function ensureNames(st) {
 function renderMode(st) {
   const el = $('#mode');
   const mode = st.mode;
-  el.hidden = !mode;
+  el.hidden = !mode || (mode === 'default' && !reprogrammable); // "Default pieces" means nothing elsewhere
   el.dataset.mode = mode || '';
   el.textContent = mode ? `${modeName(mode)} ${mode === 'prelude' ? 'set-up' : 'pieces'}` : '';
   el.title = MODE_LABELS[mode] || '';
