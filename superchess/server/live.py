@@ -32,7 +32,7 @@ SETUP_WAITS = {"private": "the players are still choosing their rosters",
 
 
 #: how an event changes a game's stored moves: (index, text) of the move played, (index, None) of
-#: the move taken back, or None
+#: the first move taken back (those after it go too), or None
 NewMove = tuple[int, str | None] | None
 
 
@@ -121,6 +121,9 @@ class LiveGame:
         # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
         self.ratings: list[dict] | None = None
         self.spawned: LiveGame | None = None  # the rematch the last event started, until the hub takes it
+        # the side asking to take its last move back (casual single-move games), or None; kept in
+        # memory only: a restart drops a pending request
+        self.takeback_offer: int | None = None
 
     def resume(self, now: int) -> None:
         """Run the clock (or the set-up window) of the game just loaded as from `now`, when the
@@ -274,6 +277,7 @@ class LiveGame:
             raise ActionError(str(e)) from None
         if self.row.draw_offer == side ^ 1:  # moving instead of answering declines the offer
             self.row.draw_offer = None
+        self.takeback_offer = None  # a move answers a takeback request too (by refusing it)
         if self.game.board.moves_in_turn == 0:  # the clock passes when the turn ends
             self.clock.on_move(now)
         if self.game.outcome:
@@ -300,6 +304,47 @@ class LiveGame:
             raise ActionError("no move of this turn to take back")
         text = board.pop().text
         return {"kind": "retract", "move": text, "side": side}
+
+    # -- takebacks (casual games of single-move variants) -------------------------------------
+    def _takeback_plies(self, side: int) -> int:
+        """How many moves a takeback asked by `side` removes: its last move and the reply, if any;
+        ActionError when the game does not allow it."""
+        board = self.game.board
+        if self.row.rated:
+            raise ActionError("moves cannot be taken back in a rated game")
+        if variants.multi_move(board.variant):
+            raise ActionError(f"moves cannot be taken back in {board.variant.title} (turns of several moves)")
+        plies = 1 if board.turn != side else 2
+        if len(board.move_stack) < plies:
+            raise ActionError("you have no move to take back")
+        return plies
+
+    def _offer_takeback(self, side: int, payload: dict, now: int) -> dict:
+        self._takeback_plies(side)
+        if self.takeback_offer == side:
+            raise ActionError("you have already asked to take your move back")
+        self.takeback_offer = side
+        return {"kind": "takeback_offer", "side": side}
+
+    def _accept_takeback(self, side: int, payload: dict, now: int) -> dict:
+        """The requester's last move (and the reply to it) is taken back; the requester is to move,
+        its clock running from now (the time spent is not given back)."""
+        if self.takeback_offer != side ^ 1:
+            raise ActionError("there is no takeback request to accept")
+        plies = self._takeback_plies(side ^ 1)
+        board = self.game.board
+        self.clock.stop(now)
+        taken = [board.pop().text for _ in range(plies)][::-1]
+        self.clock.moves_made -= plies
+        self.clock.start(board.turn, now)
+        self.takeback_offer = self.row.draw_offer = None
+        return {"kind": "takeback", "side": side, "moves": taken}
+
+    def _decline_takeback(self, side: int, payload: dict, now: int) -> dict:
+        if self.takeback_offer != side ^ 1:
+            raise ActionError("there is no takeback request to decline")
+        self.takeback_offer = None
+        return {"kind": "takeback_declined", "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
         self.game.resign(side)
@@ -475,7 +520,7 @@ class LiveGame:
         self.row.termination = o.termination.value
         self.row.claimed = int(o.claimed)
         self.row.winner = o.winner
-        self.row.draw_offer = None
+        self.row.draw_offer = self.takeback_offer = None
         return {"kind": "end", "termination": o.termination.value, "result": o.result()}
 
     def sync_row(self, now: int) -> GameRow:
@@ -701,7 +746,7 @@ class LiveGame:
             and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": self._captured(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
-            "draw_offer": row.draw_offer,
+            "draw_offer": row.draw_offer, "takeback_offer": self.takeback_offer,
             "rematch_offer": row.rematch_offer, "rematch": row.rematch_id,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
@@ -742,6 +787,9 @@ ACTIONS: dict[str, Action] = {
     "accept_draw": Action(LiveGame._accept_draw, _IN_PLAY),
     "decline_draw": Action(LiveGame._decline_draw, _IN_PLAY),
     "claim_draw": Action(LiveGame._claim_draw, _IN_PLAY),
+    "offer_takeback": Action(LiveGame._offer_takeback, _IN_PLAY),
+    "accept_takeback": Action(LiveGame._accept_takeback, _IN_PLAY),
+    "decline_takeback": Action(LiveGame._decline_takeback, _IN_PLAY),
     "abort": Action(LiveGame._abort, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
     "submit_roster": Action(LiveGame._submit_roster, frozenset({"private"}),
                             "rosters are submitted before the first move of a Private game only"),

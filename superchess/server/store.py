@@ -190,7 +190,7 @@ def _update_game(columns: tuple[str, ...]):
 
 _INSERT_MOVE = insert(MoveRow.__table__)
 _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == bindparam("game_id"))
-                                               & (MoveRow.__table__.c.ply == bindparam("ply")))
+                                               & (MoveRow.__table__.c.ply >= bindparam("ply")))
 
 
 class GameSave(NamedTuple):
@@ -449,8 +449,8 @@ class Store:
         rows are already known to exist, so no ORM merge round trip. Only the columns that changed
         since this store last wrote the row are set (a move changes the clocks and the version; an
         UPDATE that sets every column costs SQLite twice as much, foreign keys checked again). A new
-        move without text, `(ply, None, at)`, takes back the move at that ply (a retracted move of
-        a drafted turn). A game a save makes (`GameSave.new_game`) is added, and a rated game found
+        move without text, `(ply, None, at)`, takes back the moves from that ply on (a retracted move
+        of a drafted turn, a takeback). A game a save makes (`GameSave.new_game`) is added, and a rated game found
         finished is rated (`_rate`), in the same transaction. Returns the rating changes made, by
         game id (`_rate`)."""
         updates: dict[tuple[str, ...], list[dict]] = {}

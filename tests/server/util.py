@@ -124,16 +124,25 @@ def legal_moves(state: dict) -> dict[str, list[str]]:
 
 
 # -- websocket helpers ----------------------------------------------------------------------------
-def recv(ws, timeout: float = 5.0) -> dict:
-    """The next message from the server, failing (instead of hanging) after `timeout` seconds."""
+#: what a game's socket says of the page around the game (docs/protocol.md, "The game page's
+#: extras"): skipped by `recv` unless asked for
+PAGE_MESSAGES = ("spectators",)
+
+
+def recv(ws, timeout: float = 5.0, skip: tuple[str, ...] = PAGE_MESSAGES) -> dict:
+    """The next message from the server (but those of the types `skip`), failing (instead of hanging)
+    after `timeout` seconds."""
 
     async def get():
         with anyio.fail_after(timeout):
             return await ws._send_rx.receive()
 
-    message = ws.portal.call(get)
-    ws._raise_on_close(message)
-    return json.loads(message["text"])
+    while True:
+        message = ws.portal.call(get)
+        ws._raise_on_close(message)
+        data = json.loads(message["text"])
+        if data.get("type") not in skip:
+            return data
 
 
 def recv_state(ws) -> dict:
