@@ -5,7 +5,10 @@
 import * as api from './api.js';
 import { BoardView } from './board.js';
 import { DEFAULT_COLOURS, DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
+import { Chat, showSpectators } from './chat.js';
+import { Premove } from './premove.js';
 import { Replay } from './replay.js';
+import { Sounds } from './sounds.js';
 import { openStore } from './rosterstore.js';
 import { Socket } from './socket.js';
 import {
@@ -46,6 +49,10 @@ const TICK_MS = 100;
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
 // looking back through the moves (replay.js): the board shows a past position, the game goes on
 const replay = new Replay(gameId, () => { if (state) render(state, false); }, (text) => showMessage(text, 'error'));
+const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
+const sounds = new Sounds();
+const chat = new Chat((msg) => send(msg));
+let lowTimeWarned = null; // the version whose low-time warning was sounded
 
 // ---- connection -------------------------------------------------------------------------
 
@@ -82,6 +89,8 @@ function onMessage(msg) {
     }
     return;
   }
+  if (msg.type === 'chat') { chat.receive(msg); return; }
+  if (msg.type === 'spectators') { showSpectators(msg.count); return; }
   if (msg.type !== 'state' || !msg.state) return;
   if (typeof msg.version === 'number' && typeof version === 'number' && msg.version < version) return;
   if (typeof msg.version === 'number') version = msg.version;
@@ -89,9 +98,21 @@ function onMessage(msg) {
   render(msg.state);
 }
 
+/** The sound of an event: a move (capture, check), the start, the end. */
+function soundOf(event, st) {
+  if (event.kind === 'start') return 'start';
+  if (event.kind === 'end') return 'end';
+  if (event.kind !== 'move') return null;
+  if (st.check) return 'check';
+  const lost = (s) => (s && Array.isArray(s.captured) ? s.captured.flat().length : 0);
+  return state && lost(st) > lost(state) ? 'capture' : 'move';
+}
+
 function announce(event, st) {
   const you = st.you;
   const player = you === 0 || you === 1;
+  const sound = soundOf(event, st);
+  if (sound) sounds.play(sound);
   switch (event.kind) {
     case 'draw_declined':
       if (player && event.side !== you) showMessage('Your draw offer was declined.', 'info', 6000);
@@ -118,6 +139,15 @@ function announce(event, st) {
       break;
     case 'end':
       clearMessage(); // what was said during the game (a declined offer) is over with it
+      break;
+    case 'takeback_offer':
+      if (player && event.side !== you) showMessage('Your opponent asks to take back their last move.', 'info', 8000);
+      break;
+    case 'takeback_declined':
+      if (player && event.side !== you) showMessage('Your takeback request was declined.', 'info', 6000);
+      break;
+    case 'takeback':
+      showMessage(`Taken back: ${(event.moves || []).join(' ')}.`, 'info', 5000);
       break;
     case 'rematch_offer':
       if (player && event.side !== you) showMessage('Your opponent offers a rematch.', 'info', 8000);
@@ -205,6 +235,8 @@ function render(st, fresh = true) {
   renderRosters(st);
   renderMoves(st);
   renderReplay(st);
+  premove.sync(st, replay.live);
+  chat.setViewer(isPlayer(st));
   $('#fen').value = shown.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);
 
@@ -296,13 +328,23 @@ function renderActions(st) {
   show('#accept-draw', player && active && offeredToMe);
   show('#decline-draw', player && active && offeredToMe);
   show('#claim-draw', player && active && Boolean(st.can_claim_draw));
+  // a takeback (casual games of single-move variants): ask for one, or answer the opponent's
+  const takebacks = player && active && !st.rated && !Array.isArray(st.move_plies);
+  const askedByMe = takebacks && st.takeback_offer === st.you;
+  const askedOfMe = takebacks && st.takeback_offer === opp;
+  show('#takeback', takebacks && !askedOfMe && (st.moves || []).length > (st.turn === st.you ? 1 : 0));
+  $('#takeback').disabled = askedByMe;
+  $('#takeback').textContent = askedByMe ? 'Takeback asked' : 'Takeback';
+  show('#accept-takeback', askedOfMe);
+  show('#decline-takeback', askedOfMe);
   show('#abort', player && Boolean(st.can_abort));
   // a multi-move turn (InterGrid): after the square move, a point move or "End turn"
   show('#end-turn', player && active && st.turn === st.you && Boolean(st.can_end_turn));
   // a drafted turn (Tiling Rider, R12): the moves of the unfinished turn can be taken back
   show('#undo', player && active && st.turn === st.you && Boolean(st.drafted_turns) && st.turn_moves > 0);
   renderTurnInfo(st);
-  const any = ['#end-turn', '#undo', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
+  const any = ['#end-turn', '#undo', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort',
+    '#takeback', '#accept-takeback', '#decline-takeback']
     .some((s) => !$(s).hidden);
   show('#actions', player && any);
 }
@@ -888,6 +930,10 @@ function updateClocks() {
     const ms = remainingMs(side);
     el.textContent = formatClock(ms);
     el.classList.toggle('low', ms !== null && ms < 10000);
+    if (running && side === state.you && c.timed !== false && ms !== null && ms < 10000 && ms > 0 && lowTimeWarned !== version) {
+      lowTimeWarned = version; // once a turn: your own time is running low
+      sounds.play('low');
+    }
     el.title = '';
     if (running && c.timed !== false && ms === 0 && state && syncedAtZero !== version) {
       // Our clock ran out: ask for the authoritative state once (the server decides).
@@ -962,6 +1008,17 @@ $('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }))
 $('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));
 $('#claim-draw').addEventListener('click', () => send({ type: 'claim_draw' }));
 $('#abort').addEventListener('click', () => send({ type: 'abort' }));
+$('#takeback').addEventListener('click', () => send({ type: 'offer_takeback' }));
+$('#accept-takeback').addEventListener('click', () => send({ type: 'accept_takeback' }));
+$('#decline-takeback').addEventListener('click', () => send({ type: 'decline_takeback' }));
+
+function renderMute() {
+  const btn = $('#mute');
+  btn.setAttribute('aria-pressed', String(sounds.muted));
+  btn.textContent = sounds.muted ? 'Sound off' : 'Sound on';
+}
+$('#mute').addEventListener('click', () => { sounds.setMuted(!sounds.muted); renderMute(); });
+renderMute();
 $('#rematch').addEventListener('click', () => send({ type: 'offer_rematch' }));
 $('#accept-rematch').addEventListener('click', () => send({ type: 'accept_rematch' }));
 $('#decline-rematch').addEventListener('click', () => send({ type: 'decline_rematch' }));
@@ -1063,6 +1120,6 @@ async function start() {
 }
 
 // For debugging and tests: the board component, the connection and the latest state.
-window.superchess = { board, conn, get state() { return state; }, get version() { return version; } };
+window.superchess = { board, conn, sounds, get state() { return state; }, get version() { return version; } };
 
 start();
