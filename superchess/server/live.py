@@ -12,6 +12,7 @@ from ..rules.game.record import Game, RecordError
 from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
+from .colours import COLOUR_RE, DEFAULT_COLOURS, too_close
 from .store import GameRow, waiting_game
 
 
@@ -304,6 +305,25 @@ class LiveGame:
             raise ActionError("no move of this turn to take back")
         text = board.pop().text
         return {"kind": "retract", "move": text, "side": side}
+
+    # -- colours ------------------------------------------------------------------------------
+    def colours(self) -> list[str]:
+        """Each side's piece colour in this game (the default where none was chosen)."""
+        return [getattr(self.row, f"colour{s}") or DEFAULT_COLOURS[s] for s in (0, 1)]
+
+    def _set_colour(self, side: int, payload: dict, now: int) -> dict:
+        """A player's colour for this game, seen by everyone; refused when too close to the
+        opponent's, so that the armies can always be told apart."""
+        colour = payload.get("colour")
+        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
+            raise ActionError("a colour is written #rrggbb")
+        colour = colour.lower()
+        theirs = self.colours()[side ^ 1]
+        if too_close(colour, theirs):
+            raise ActionError(f"{colour} is too close to your opponent's colour {theirs}: "
+                              "choose one that differs more")
+        setattr(self.row, f"colour{side}", colour)
+        return {"kind": "colour", "side": side, "colour": colour}
 
     # -- takebacks (casual games of single-move variants) -------------------------------------
     def _takeback_plies(self, side: int) -> int:
@@ -632,7 +652,8 @@ class LiveGame:
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "can_rematch": status in OVER_STATUSES and viewer is not None and self.row.rematch_id is None
             and self.row.player0_id is not None and self.row.player1_id is not None and self.damage is None,
-            "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
+            "clock": self._clock_view(now),
+            "colours": {"own": colour if viewer is not None else None, "sides": self.colours()}}
 
     def _prelude_view(self) -> dict | None:
         p = self.prelude
@@ -791,6 +812,7 @@ ACTIONS: dict[str, Action] = {
     "accept_takeback": Action(LiveGame._accept_takeback, _IN_PLAY),
     "decline_takeback": Action(LiveGame._decline_takeback, _IN_PLAY),
     "abort": Action(LiveGame._abort, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
+    "set_colour": Action(LiveGame._set_colour, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
     "submit_roster": Action(LiveGame._submit_roster, frozenset({"private"}),
                             "rosters are submitted before the first move of a Private game only"),
     "prelude_pick": Action(LiveGame._prelude_pick, frozenset({"prelude"}), _PRELUDE_ONLY),

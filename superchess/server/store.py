@@ -83,6 +83,9 @@ class GameRow(Base):
     rated: Mapped[int] = mapped_column(Integer, default=0)  # its end changes both players' ratings
     rematch_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the side offering one
     rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)  # the rematch, once accepted
+    # each side's piece colour in this game (#rrggbb), null: the default (server/colours.py)
+    colour0: Mapped[str | None] = mapped_column(String(7), nullable=True)
+    colour1: Mapped[str | None] = mapped_column(String(7), nullable=True)
 
 
 def waiting_game(variant: str, time_control: str, creator_id: int, creator_side: int, now: int, *,
@@ -174,7 +177,7 @@ class MoveRow(Base):
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
                          "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at",
-                         "rematch_offer", "rematch_id")
+                         "rematch_offer", "rematch_id", "colour0", "colour1")
 
 
 _FINAL_STATUSES = ("finished", "aborted", "declined")

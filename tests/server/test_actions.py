@@ -16,7 +16,8 @@ PRELUDE_ONLY = "the prelude comes before the first move of a Superchess prelude 
 
 
 def test_the_table_holds_every_action_of_the_protocol():
-    assert set(ACTIONS) == {*PLAY_ACTIONS, *REMATCH_ACTIONS, "abort", "submit_roster", "prelude_pick", "prelude_swap"}
+    assert set(ACTIONS) == {*PLAY_ACTIONS, *REMATCH_ACTIONS, "abort", "set_colour", "submit_roster", "prelude_pick",
+                            "prelude_swap"}
 
 
 @pytest.mark.parametrize("body, refused, reason", [

@@ -140,3 +140,28 @@ def test_the_spectator_count_follows_watchers_coming_and_going(server):
                 recv_state(w2)
                 assert recv(w2, skip=()) == {"type": "spectators", "count": 1}
         assert recv(w1, skip=()) == {"type": "spectators", "count": 0}
+
+
+def test_a_colour_is_stored_with_the_game_seen_by_all_and_a_clash_is_refused(server, restart):
+    m = new_match(server, variant="chess")
+    watcher = server.browser()
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        before = recv_state(w1)["state"]
+        recv_state(w2)
+        for colour, reason in (("#3060d0", "#3060d0 is too close to your opponent's colour #3060d0: choose one that differs more"),
+                               ("#3a66d8", "#3a66d8 is too close to your opponent's colour #3060d0: choose one that differs more"),
+                               ("blue", "a colour is written #rrggbb"), (None, "a colour is written #rrggbb"),
+                               ("#12345g", "a colour is written #rrggbb")):
+            w1.send_json({"type": "set_colour", "colour": colour})
+            assert recv_error(w1) == reason
+        assert sync(w1)["state"]["version"] == before["version"]
+        changed = act(w1, [w2], {"type": "set_colour", "colour": "#20A040"})
+        assert changed[1]["event"] == {"kind": "colour", "side": 0, "colour": "#20a040"}
+        assert changed[1]["state"]["colours"]["sides"] == ["#20a040", "#3060d0"]
+        w2.send_json({"type": "set_colour", "colour": "#28a848"})  # the second to pick: too close to green
+        assert "too close to your opponent's colour #20a040" in recv_error(w2)
+        move(w1, [w2], "e2e4")  # either may change it during the game
+        act(w2, [w1], {"type": "set_colour", "colour": "#d0a020"})
+    assert http_state(watcher, m.id)["colours"] == {"own": None, "sides": ["#20a040", "#d0a020"]}
+    server = restart(server)  # stored with the game
+    assert http_state(server.browser(), m.id)["colours"]["sides"] == ["#20a040", "#d0a020"]

@@ -4,8 +4,9 @@
 
 import * as api from './api.js';
 import { BoardView } from './board.js';
-import { DEFAULT_COLOURS, DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
+import { DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
 import { Chat, showSpectators } from './chat.js';
+import { GameColours } from './colours.js';
 import { Premove } from './premove.js';
 import { Replay } from './replay.js';
 import { Sounds } from './sounds.js';
@@ -25,7 +26,6 @@ const gameId = (() => {
 let state = null;        // the latest state rendered
 let version = null;      // its version (null: not from the websocket yet)
 let clockBase = null;    // state.clock plus the offset server - local at reception
-let ownColour = null;    // a colour chosen on this page (overrides state.colours.own)
 let lastYou;             // `you` of the previous state: flip by default when it changes
 let syncedAtZero = null; // the version for which a sync was sent after a clock ran out
 let me = null;           // /api/me (for the saved rosters)
@@ -52,6 +52,7 @@ const replay = new Replay(gameId, () => { if (state) render(state, false); }, (t
 const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
 const sounds = new Sounds();
 const chat = new Chat((msg) => send(msg));
+const gameColours = new GameColours((msg) => send(msg), () => { if (state) render(state, false); });
 let lowTimeWarned = null; // the version whose low-time warning was sounded
 
 // ---- connection -------------------------------------------------------------------------
@@ -81,6 +82,7 @@ function onMessage(msg) {
   if (!msg || typeof msg !== 'object') return;
   if (msg.type === 'error') {
     showMessage(msg.message || 'The server refused that.', 'error');
+    gameColours.settle(); // a refused colour: back to the game's
     $('#submit-roster').disabled = false; // a refused roster can be changed and sent again
     if (prelude.pending) { // a refused prelude choice: choose again
       prelude.pending = false;
@@ -95,7 +97,9 @@ function onMessage(msg) {
   if (typeof msg.version === 'number' && typeof version === 'number' && msg.version < version) return;
   if (typeof msg.version === 'number') version = msg.version;
   if (msg.event) announce(msg.event, msg.state);
+  if (msg.event && msg.event.kind === 'colour') gameColours.settle();
   render(msg.state);
+  gameColours.onState(msg.state);
 }
 
 /** The sound of an event: a move (capture, check), the start, the end. */
@@ -178,12 +182,6 @@ function playerName(st, side) {
   return nameOf(p, st.status === 'waiting' ? 'Invited player' : sideLabel(side));
 }
 
-function coloursFor(st) {
-  const c = [...DEFAULT_COLOURS];
-  if (isPlayer(st)) c[st.you] = ownColour || (st.colours && st.colours.own) || DEFAULT_COLOURS[st.you];
-  return c;
-}
-
 function show(sel, visible) {
   const el = typeof sel === 'string' ? $(sel) : sel;
   if (el) el.hidden = !visible;
@@ -193,7 +191,7 @@ function show(sel, visible) {
 function render(st, fresh = true) {
   state = st;
   ensureNames(st);
-  const colours = coloursFor(st);
+  const colours = gameColours.of(st);
 
   if (st.you !== lastYou) {
     lastYou = st.you;
@@ -242,7 +240,8 @@ function render(st, fresh = true) {
 
   const colourLabel = $('#colour-label');
   colourLabel.hidden = !isPlayer(st);
-  if (isPlayer(st) && document.activeElement !== $('#colour')) $('#colour').value = colours[st.you];
+  // the game's colour, unless one is being picked (a refused one goes back to the game's)
+  if (isPlayer(st) && !gameColours.preview) $('#colour').value = colours[st.you];
 
   if (fresh) onClock(st.clock);
 }
@@ -725,7 +724,7 @@ function renderPrelude(st) {
   const remaining = Array.isArray(p.remaining) ? p.remaining : [];
   if (mine && wing && !prelude.piece && remaining.length === 1) prelude.piece = remaining[0];
   if (prelude.piece && !remaining.includes(prelude.piece)) prelude.piece = null;
-  const colours = coloursFor(st);
+  const colours = gameColours.of(st);
   const free = (Array.isArray(p.free) ? p.free : []).map((sq) => preludeSquareOf(st, sq, mover ?? 0));
   const placed = (Array.isArray(p.placed) ? p.placed : []).map((sq) => preludeSquareOf(st, sq, 1));
   panel.dataset.expects = p.expects || '';
@@ -1045,22 +1044,6 @@ $('#cancel-invite').addEventListener('click', async () => {
     await api.declineInvitation(decodeURIComponent(m[1]));
     showMessage('Invitation cancelled.', 'ok');
     if (conn.open) conn.send({ type: 'sync' });
-  } catch (err) {
-    showMessage(err.message, 'error');
-  }
-});
-
-const colourInput = $('#colour');
-colourInput.addEventListener('input', () => {
-  ownColour = colourInput.value;
-  if (state) render(state, false);
-});
-colourInput.addEventListener('change', async () => {
-  ownColour = colourInput.value;
-  if (state) render(state, false);
-  try {
-    await api.saveColour(colourInput.value);
-    showMessage('Colour saved.', 'ok', 2500);
   } catch (err) {
     showMessage(err.message, 'error');
   }
