@@ -13,6 +13,8 @@ from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
 from .colours import COLOUR_RE, DEFAULT_COLOURS, too_close
+from .guide import guide as piece_guide
+from .guide import reach
 from .store import GameRow, waiting_game
 
 
@@ -613,6 +615,28 @@ class LiveGame:
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
                 "captured": self._captured(kept), **variants.turn_facts(start)}
+
+    def _secret_sides(self, viewer: int | None) -> list[bool]:
+        """The sides whose program this viewer may not see (a Private game's opponent)."""
+        visible = self._visible_rosters(viewer)
+        return [self.row.mode == "private" and visible[s] is None for s in (0, 1)]
+
+    def guide(self, viewer: int | None) -> dict:
+        """The piece guide as this viewer may see it (`guide.guide`): rules work, off the event loop."""
+        return piece_guide(self.row.variant, self._visible_rosters(viewer), self._secret_sides(viewer))
+
+    def reach(self, viewer: int | None, square: str) -> dict:
+        """Where the piece on `square` (in the position this viewer sees) could move if it were its
+        side's turn; a secret program's piece says so instead. ValueError for an empty or unknown square."""
+        board = self.game.board.copy()
+        while len(board.move_stack) > self.visible_moves(viewer):
+            board.pop()
+        piece = board.piece_at(square)  # ValueError for a square off the board
+        if piece is None:
+            raise ValueError(f"no piece on {square}")
+        if self._secret_sides(viewer)[piece.side]:
+            return {"square": square, "piece": piece.symbol(), "secret": True, "destinations": []}
+        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": reach(board, square)}
 
     def visible_moves(self, viewer: int | None) -> int:
         """How many moves of the board's stack this viewer sees (a drafted turn is the mover's alone)."""
