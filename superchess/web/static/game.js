@@ -7,6 +7,7 @@ import { BoardView } from './board.js';
 import { DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
 import { Chat, showSpectators } from './chat.js';
 import { GameColours } from './colours.js';
+import { Guide } from './guide.js';
 import { Premove } from './premove.js';
 import { Replay } from './replay.js';
 import { Sounds } from './sounds.js';
@@ -52,6 +53,9 @@ const replay = new Replay(gameId, () => { if (state) render(state, false); }, (t
 const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
 const sounds = new Sounds();
 const chat = new Chat((msg) => send(msg));
+// the guide's hover shows a piece's reach only on a board at rest (no selection, no premove or
+// prelude choice under way); leaving it gives the board its own marks back
+const guide = new Guide(gameId, board, () => !board.selected && premove.idle && !prelude.marked, () => premove.redraw());
 const gameColours = new GameColours((msg) => send(msg), () => { if (state) render(state, false); });
 let lowTimeWarned = null; // the version whose low-time warning was sounded
 
@@ -201,6 +205,8 @@ function render(st, fresh = true) {
   replay.update(st);
   const shown = replay.shown(st); // the live state, or the position looked back at
   board.colours = colours;
+  // the reprogrammed types of each side whose program this viewer sees, marked on the board
+  board.programmed = [0, 1].map((s) => new Set(Object.keys((Array.isArray(st.rosters) && st.rosters[s]) || {})));
   board.interactive = isPlayer(st) && replay.live;
   board.setState(shown);
 
@@ -234,6 +240,7 @@ function render(st, fresh = true) {
   renderMoves(st);
   renderReplay(st);
   premove.sync(st, replay.live);
+  guide.update(st, colours, pieceSet);
   chat.setViewer(isPlayer(st));
   $('#fen').value = shown.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);

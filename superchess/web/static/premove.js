@@ -61,6 +61,15 @@ export class Premove {
     this._mark();
   }
 
+  /** Nothing chosen: the board may show something else meanwhile (the guide's hover). */
+  get idle() { return !this.origin && !this.queued; }
+
+  /** The board's marks as premoves want them (after something else showed its own). */
+  redraw() {
+    if (this.active) this._mark();
+    else this.board.setMarks(null);
+  }
+
   clear() {
     this.origin = null;
     this.queued = null;
