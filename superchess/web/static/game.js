@@ -53,9 +53,10 @@ const replay = new Replay(gameId, () => { if (state) render(state, false); }, (t
 const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
 const sounds = new Sounds();
 const chat = new Chat((msg) => send(msg));
-// the guide's hover shows a piece's reach only on a board at rest (no selection, no premove or
-// prelude choice under way); leaving it gives the board its own marks back
-const guide = new Guide(gameId, board, () => !board.selected && premove.idle && !prelude.marked, () => premove.redraw());
+// the guide's hover shows a piece's reach only on a board at rest (in play or after it, nothing
+// selected, no premove under way); leaving it gives the board its own marks back
+const guide = new Guide(gameId, board, () => Boolean(state) && state.status !== 'setup' && !board.selected && premove.idle,
+  () => premove.redraw());
 const gameColours = new GameColours((msg) => send(msg), () => { if (state) render(state, false); });
 let lowTimeWarned = null; // the version whose low-time warning was sounded
 
@@ -1024,6 +1025,11 @@ function renderMute() {
   btn.textContent = sounds.muted ? 'Sound off' : 'Sound on';
 }
 $('#mute').addEventListener('click', () => { sounds.setMuted(!sounds.muted); renderMute(); });
+// phones: a magnified board (twice as large, scrolled inside its frame) so a tap hits its square
+$('#zoom').addEventListener('click', () => {
+  const zoomed = document.body.classList.toggle('zoomed');
+  $('#zoom').setAttribute('aria-pressed', String(zoomed));
+});
 renderMute();
 $('#rematch').addEventListener('click', () => send({ type: 'offer_rematch' }));
 $('#accept-rematch').addEventListener('click', () => send({ type: 'accept_rematch' }));

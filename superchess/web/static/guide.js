@@ -73,6 +73,7 @@ export class Guide {
 
   /** A new state: (re)load the guide when what it shows may have changed. */
   update(st, colours, pieceSet) {
+    if (st.version !== this.version) this._unhover(); // a new position: the reach shown is stale
     this.version = st.version;
     const key = `${st.variant}|${st.status}|${JSON.stringify(st.rosters || null)}`;
     if (key !== this.key) {
