@@ -53,9 +53,10 @@ const replay = new Replay(gameId, () => { if (state) render(state, false); }, (t
 const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
 const sounds = new Sounds();
 const chat = new Chat((msg) => send(msg));
-// the guide's hover shows a piece's reach only on a board at rest (in play or after it, nothing
-// selected, no premove under way); leaving it gives the board its own marks back
-const guide = new Guide(gameId, board, () => Boolean(state) && state.status !== 'setup' && !board.selected && premove.idle,
+// the guide's hover shows a piece's reach only on a live board at rest (in play or after it,
+// nothing selected, no premove under way); leaving it gives the board its own marks back
+const guide = new Guide(gameId, board,
+  () => Boolean(state) && state.status !== 'setup' && replay.live && !board.selected && premove.idle,
   () => premove.redraw());
 const gameColours = new GameColours((msg) => send(msg), () => { if (state) render(state, false); });
 let lowTimeWarned = null; // the version whose low-time warning was sounded
