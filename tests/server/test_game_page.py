@@ -148,8 +148,8 @@ def test_a_colour_is_stored_with_the_game_seen_by_all_and_a_clash_is_refused(ser
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
         before = recv_state(w1)["state"]
         recv_state(w2)
-        for colour, reason in (("#3060d0", "#3060d0 is too close to your opponent's colour #3060d0: choose one that differs more"),
-                               ("#3a66d8", "#3a66d8 is too close to your opponent's colour #3060d0: choose one that differs more"),
+        clash = "{} is too close to your opponent's colour #3060d0: choose one that differs more"
+        for colour, reason in (("#3060d0", clash.format("#3060d0")), ("#3a66d8", clash.format("#3a66d8")),
                                ("blue", "a colour is written #rrggbb"), (None, "a colour is written #rrggbb"),
                                ("#12345g", "a colour is written #rrggbb")):
             w1.send_json({"type": "set_colour", "colour": colour})

@@ -13,7 +13,8 @@ def api_match(pages, server, **body) -> str:
     """Player A creates a match with `body` (POST /api/matches), player B accepts it; both pages
     open the game. Returns its id."""
     a, b = pages
-    created = a.request.post(f"{server.url}/api/matches", data={"variant": "chess", "time_control": "blitz-3+2", **body})
+    body = {"variant": "chess", "time_control": "blitz-3+2", **body}
+    created = a.request.post(f"{server.url}/api/matches", data=body)
     assert created.ok, created.text()
     game = created.json()
     token = game["invite_url"].rsplit("/", 1)[1]

@@ -11,7 +11,7 @@ BIG_KNIGHT = {"N": {"mode": "jump", "vectors": [[dx, dy] for dx in range(-2, 3) 
 
 
 def test_an_intergrid_game_page_requests_nothing_missing(two_players, server):
-    a, b = two_players
+    a, _ = two_players
     missing: list[str] = []
     a.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     api_match(two_players, server, variant="intergrid")
@@ -51,7 +51,7 @@ def test_a_declined_draw_offer_is_not_announced_after_the_end(two_players, serve
 
 
 def test_the_pieces_badge_only_where_pieces_can_be_programmed(two_players, server):
-    a, b = two_players
+    a, _ = two_players
     api_match(two_players, server, variant="chess")
     expect(a.locator("#board")).to_have_attribute("data-piece-set", "chess")
     expect(a.locator("#mode")).to_be_hidden()
@@ -60,13 +60,14 @@ def test_the_pieces_badge_only_where_pieces_can_be_programmed(two_players, serve
 
 
 def test_the_roster_panel_shows_a_long_program_whole(two_players, server):
-    a, b = two_players
+    a, _ = two_players
     api_match(two_players, server, variant="super16", mode="symmetric", roster=BIG_KNIGHT)
     panel = a.locator("#rosters")
     expect(panel.locator("#roster-0")).to_contain_text("(2, 2)")
     a.set_viewport_size({"width": 1366, "height": 768})
     box = panel.bounding_box()
-    inner = a.evaluate("() => { const p = document.querySelector('#rosters'); return [p.clientHeight, p.scrollHeight]; }")
+    inner = a.evaluate("() => [document.querySelector('#rosters').clientHeight, "
+                       "document.querySelector('#rosters').scrollHeight]")
     assert box["height"] >= min(inner[1], 150), (box, inner)  # not squeezed to a sliver
     last = panel.locator("#roster-1 li").last
     last.scroll_into_view_if_needed()
@@ -77,7 +78,8 @@ def test_the_roster_panel_shows_a_long_program_whole(two_players, server):
 def test_the_home_page_first_screen_offers_a_new_game_and_the_computer(browser, server):
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.goto(server.url + "/")
-    for sel in ("#lobby", "#goto-new-match", "#goto-computer", "#computer-card h2", "#new-match-card h2", "#play-computer"):
+    for sel in ("#lobby", "#goto-new-match", "#goto-computer", "#computer-card h2", "#new-match-card h2",
+                "#play-computer"):
         expect(page.locator(sel)).to_be_in_viewport()
     screenshot(page, "home-desktop")
     page.set_viewport_size({"width": 390, "height": 844})

@@ -53,7 +53,7 @@ def test_phone_layout_keeps_board_clocks_status_and_actions_in_the_first_screen(
 
 
 def test_desktop_fits_board_clocks_and_moves_and_the_dark_theme(two_players, server):
-    a, b = two_players
+    a, _ = two_players
     api_match(two_players, server, variant="super16")
     a.set_viewport_size({"width": 1366, "height": 768})
     for sel in ("#board", "#clock-0", "#clock-1", "#moves", "#status"):
