@@ -72,3 +72,17 @@ def test_desktop_fits_board_clocks_and_moves_and_the_dark_theme(two_players, ser
     a.reload()
     expect(a.locator("#theme")).to_have_text("Theme: light")
     expect(a.locator("html")).to_have_attribute("data-theme", "light")
+
+
+def test_phone_roster_editor_has_the_pieces_and_the_board_in_one_screen(browser, server):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(server.url + "/rosters")
+    expect(page.locator("#piece-picker button[data-letter]").first).to_be_visible()
+    for sel in ("#board", "#piece-picker"):
+        r = box(page, sel)
+        assert r["y"] >= 0 and r["y"] + r["height"] <= 844, (sel, r)
+    page.tap('#piece-picker button[data-letter="N"]')
+    page.tap('#board [data-square="h10"]')  # the piece stands on h8: (0, 2) added without a scroll
+    expect(page.locator('#vectors li[data-vector="0,2"]')).to_have_count(1)
+    screenshot(page, "phone-roster-editor-390x844")
+    page.close()
