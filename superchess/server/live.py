@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from ..rules import Board, IllegalMoveError, Outcome, ProgramError, Roster, Termination, get_variant
+from ..rules.game import notation
 from ..rules.game.preview import roster_problem
 from ..rules.game.record import Game, RecordError
 from ..rules.game.setups import Prelude, PreludeError, substitution_fen
@@ -43,6 +44,7 @@ class Played(NamedTuple):
     """What the server notes of a move as it is played (both need the position before it)."""
     ply: int  # its turn as a ply number (the moves of a turn share one)
     lost: tuple[tuple[str, ...], tuple[str, ...]]  # the pieces each side had lost once it was played
+    notation: str  # its readable text (docs/notation.md)
 
 
 @dataclass(frozen=True)
@@ -75,15 +77,6 @@ def reason_text(game: Game, winner: int | None) -> str:
 
 
 _compact = json.JSONEncoder(separators=(",", ":")).encode  # what the server sends: no spaces
-
-
-def _capturing_move_json(board, mv) -> str:
-    """A move with every cell it captures (enclosures and the edge rule included): not cached, the
-    captures depend on the position."""
-    return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
-                       "promotion": mv.promotion.lower() if mv.promotion else None,
-                       "captures": [cell for cell, _ in board.captures(mv)],
-                       "via": [board.geometry.names[c] for c in mv.via]})
 
 
 class LiveGame:
@@ -186,8 +179,9 @@ class LiveGame:
         if taken:
             lost = tuple(lost[side] + tuple(p.symbol() for _, p in taken if p.side == side) for side in (0, 1))
         ply = (board.fullmove_number - 1) * 2 + board.turn
+        text, mover = notation.plain_text(board, move), board.turn
         self.game.play(move)
-        self._played[index:] = [Played(ply, lost)]
+        self._played[index:] = [Played(ply, lost, text + notation.mark(board, mover))]
 
     def new_move(self, plies_before: int) -> NewMove:
         """How the stored moves change after an event that found `plies_before` moves on the board:
@@ -611,7 +605,8 @@ class LiveGame:
         last = earlier[-1] if earlier and earlier[-1].from_cell >= 0 else None
         geo = start.geometry
         return {**self._shared(), "fen": start.fen(), "pieces": start.piece_symbols(),
-                "moves": [m.text for m in earlier], "move_plies": self._move_plies(kept), "turn_moves": 0,
+                "moves": [m.text for m in earlier], "notation": self._notation(kept),
+                "move_plies": self._move_plies(kept), "turn_moves": 0,
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
                 "captured": self._captured(kept), **variants.turn_facts(start)}
@@ -718,24 +713,7 @@ class LiveGame:
         return self.row.version
 
     def _legal_json(self) -> str:
-        """The legal moves by origin square, each as its text after the origin: {"h2": ["h3", "h4"],
-        "c15": ["c16q", "c16r"]}. In a variant whose moves can capture off their destination (or
-        with multi-move turns) each move is an object that also lists the cells it captures and
-        passes: {"to": "d4", "move": "b2d4xc3", "promotion": null, "captures": ["c3"], "via": ["c3"]};
-        ending the turn (`end`) is not listed here but as "can_end_turn"."""
-        board = self.game.board
-        if not variants.lists_captures(board.variant):
-            # square names and move tails are letters and digits: joined without a JSON encoder
-            return "{" + ",".join(f'"{sq}":["' + '","'.join(tails) + '"]'
-                                  for sq, tails in board.legal_destinations().items()) + "}"
-        names = board.geometry.names
-        by_origin: dict[str, list[str]] = {}
-        for mv in board.legal_moves:
-            if mv.from_cell < 0:  # `end`
-                continue
-            origin = names[mv.from_cell]  # by name: a variant may give one square several cell numbers
-            by_origin.setdefault(origin, []).append(_capturing_move_json(board, mv))
-        return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
+        return variants.legal_json(self.game.board)
 
     def _claimable(self) -> bool:
         return self._cached("claim", self.game.board.can_claim_draw)
@@ -790,6 +768,7 @@ class LiveGame:
             "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
             and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": self._captured(len(board.move_stack)),
+            "notation": self._notation(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
             "draw_offer": row.draw_offer, "takeback_offer": self.takeback_offer,
             "rematch_offer": row.rematch_offer, "rematch": row.rematch_id,
@@ -805,6 +784,11 @@ class LiveGame:
     def _captured(self, moves: int) -> list[list[str]]:
         """The pieces each side lost in the first `moves` moves of the board's stack, in order."""
         return [list(lost) for lost in self._played[moves - 1].lost] if moves else [[], []]
+
+    def _notation(self, moves: int) -> list[str]:
+        """The readable text of each of the first `moves` moves of the board's stack (parallel to
+        "moves": a turn's moves one by one, its `end` as its mark alone)."""
+        return [played.notation for played in self._played[:moves]]
 
     def _move_plies(self, moves: int) -> list[int]:
         """The turn of each of the first `moves` moves of the board's stack, as a ply number."""

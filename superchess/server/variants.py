@@ -3,6 +3,7 @@ match form and a board page need to know of each, and what the server does diffe
 variant according to its registered capabilities."""
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 from ..rules import VARIANTS, Board, Capabilities
@@ -86,7 +87,7 @@ def option(name: str) -> dict:
     caps = VARIANTS[name].capabilities
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": caps.reprogrammable, "holdings": caps.holdings, "setups": caps.setups,
-            "multi_move": caps.multi_move}
+            "multi_move": caps.multi_move, "named_pieces": caps.named_pieces}
 
 
 def piece_entries(variant: VariantInfo) -> list[dict]:
@@ -106,3 +107,33 @@ def piece_entry(piece) -> dict:
     if piece.drawing:
         entry["drawing"] = piece.drawing
     return entry
+
+
+def legal_json(board) -> str:
+    """The board's legal moves by origin square as the state sends them (JSON text), each as its
+    text after the origin: {"h2": ["h3", "h4"], "c15": ["c16q", "c16r"]}. In a variant whose moves
+    can capture off their destination (or with multi-move turns) each move is an object that also
+    lists the cells it captures and passes: {"to": "d4", "move": "b2d4xc3", "promotion": null,
+    "captures": ["c3"], "via": ["c3"]}; ending the turn (`end`) is not listed here but as
+    "can_end_turn"."""
+    if not lists_captures(board.variant):
+        # square names and move tails are letters and digits: joined without a JSON encoder
+        return "{" + ",".join(f'"{sq}":["' + '","'.join(tails) + '"]'
+                              for sq, tails in board.legal_destinations().items()) + "}"
+    names = board.geometry.names
+    by_origin: dict[str, list[str]] = {}
+    for mv in board.legal_moves:
+        if mv.from_cell < 0:  # `end`
+            continue
+        origin = names[mv.from_cell]  # by name: a variant may give one square several cell numbers
+        by_origin.setdefault(origin, []).append(_capturing_move_json(board, mv))
+    return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
+
+
+def _capturing_move_json(board, mv) -> str:
+    """A move with every cell it captures (enclosures and the edge rule included): not cached, the
+    captures depend on the position."""
+    return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
+                       "promotion": mv.promotion.lower() if mv.promotion else None,
+                       "captures": [cell for cell, _ in board.captures(mv)],
+                       "via": [board.geometry.names[c] for c in mv.via]})

@@ -3,8 +3,7 @@ casual games (asked, accepted, declined; refused in rated games and multi-move v
 (players' and watchers' rooms, cleaned, length- and rate-limited) and the spectator count."""
 from __future__ import annotations
 
-from .test_ratings import rated_game
-from .util import act, http_state, move, new_match, recv, recv_error, recv_state, sync
+from .util import act, http_state, move, new_match, rated_game, recv, recv_error, recv_state, sync
 
 
 def stored_moves(server, game_id):

@@ -123,6 +123,12 @@ def legal_moves(state: dict) -> dict[str, list[str]]:
     return {o: [o + m if isinstance(m, str) else m["move"] for m in ms] for o, ms in state["legal"].items()}
 
 
+def legal(state: dict) -> dict[str, dict]:
+    """The state's legal moves by move text, each as the server sends it (with its `via` and
+    `captures`), for variants whose every move is sent as an object."""
+    return {m["move"]: m for ms in state["legal"].values() for m in ms}
+
+
 # -- websocket helpers ----------------------------------------------------------------------------
 #: what a game's socket says of the page around the game (docs/protocol.md, "The game page's
 #: extras"): skipped by `recv` unless asked for
@@ -196,3 +202,16 @@ def computer_game(server, **body) -> tuple:
     human = server.browser()
     created = ok(human.post("/api/matches/computer", json=body))
     return human, created["game_id"]
+
+
+def rated_game(server, names=("alice", "bob"), **settings) -> tuple:
+    """A rated game between two new accounts, met through a seek: (game id, Player 1's browser,
+    Player 2's browser)."""
+    creator, acceptor = server.browser(), server.browser()
+    register(creator, names[0])
+    register(acceptor, names[1])
+    seek = ok(creator.post("/api/seeks", json={"variant": "chess", "time_control": "blitz-3+2", "rated": True,
+                                               **settings}))
+    game = ok(acceptor.post(f"/api/seeks/{seek['id']}/accept"))["game_id"]
+    side = settings.get("creator_side", 0)
+    return (game, creator, acceptor) if side == 0 else (game, acceptor, creator)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .helpers import api_match, shots
-from .test_play import play
+from .helpers import api_match, play, shots
 
 
 def fill_of(page, square):

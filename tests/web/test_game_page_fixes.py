@@ -4,8 +4,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .helpers import api_match, shots
-from .test_play import play
+from .helpers import api_match, play, shots
 
 BIG_KNIGHT = {"N": {"mode": "jump", "vectors": [[dx, dy] for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy]}}
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .helpers import api_match
-from .test_play import play
+from .helpers import api_match, play
 
 
 def box(page, selector):

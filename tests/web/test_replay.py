@@ -6,8 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import watch_for_page_errors
-from .helpers import shots
-from .test_play import play, start_match
+from .helpers import play, shots, start_match
 
 
 def sq(page, name):

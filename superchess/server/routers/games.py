@@ -3,6 +3,7 @@ see it, and its record for download."""
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import PlainTextResponse
@@ -95,7 +96,10 @@ async def piece_reach(game_id: str, square: str, who: VisitorDep, s: ServicesDep
 
 
 @router.get("/api/games/{game_id}/record")
-async def game_record(game_id: str, s: ServicesDep) -> PlainTextResponse:
+async def game_record(game_id: str, s: ServicesDep,
+                      notation: Literal["readable", "coordinates"] = "readable") -> PlainTextResponse:
+    """The game's record: its moves in the readable notation, or with `?notation=coordinates` in the
+    machine move text (both read back by the importer)."""
     g = await s.hub.load(game_id)
     if g is None:
         raise HTTPException(404, "no such game")
@@ -109,11 +113,12 @@ async def game_record(game_id: str, s: ServicesDep) -> PlainTextResponse:
                    "Player2": g.names.get(g.row.player1_id) or "?",
                    "Date": time.strftime("%Y.%m.%d", time.gmtime(g.row.created_at / 1000)),
                    "TimeControl": g.tc.name}
-    return PlainTextResponse(await s.offload.run(_public_record, text, finished, headers), headers={
+    public = await s.offload.run(_public_record, text, finished, headers, notation == "readable")
+    return PlainTextResponse(public, headers={
         "Content-Disposition": f'attachment; filename="superchess-{game_id}.pgn"'})
 
 
-def _public_record(text: str, finished: int, headers: dict[str, str]) -> str:
+def _public_record(text: str, finished: int, headers: dict[str, str], readable: bool) -> str:
     """A game's record as anyone may download it: with the players' names, and without a drafted
     turn's unfinished part (tiling-rider R12: it is the mover's alone)."""
     record = Game.parse(text)
@@ -121,4 +126,4 @@ def _public_record(text: str, finished: int, headers: dict[str, str]) -> str:
         while len(record.board.move_stack) > finished:  # (reading it back may have ended the turn)
             record.board.pop()
     record.headers.update(headers)
-    return record.export()
+    return record.export(readable)

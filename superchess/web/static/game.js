@@ -246,6 +246,8 @@ function render(st, fresh = true) {
   chat.setViewer(isPlayer(st));
   $('#fen').value = shown.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);
+  $('#analyse').href = `/analysis?game=${encodeURIComponent(st.id || gameId)}`;
+  $('#analyse').hidden = !['finished', 'aborted'].includes(st.status);
 
   const colourLabel = $('#colour-label');
   colourLabel.hidden = !isPlayer(st);
@@ -484,7 +486,7 @@ function renderMoves(st) {
   const current = replay.live ? null : replay.viewing - 1; // the move whose position is shown
   const plyItem = (mv, i, more) => h('span', {
     class: ['ply', more ? 'more' : '', i === moves.length - 1 ? 'last' : '', i === current ? 'current' : ''].filter(Boolean).join(' '),
-    'data-ply': String(i), title: mv, text: notation[i] || mv,
+    'data-ply': String(i), 'data-move': mv, title: mv, text: notation[i] || mv,
   });
   moves.forEach((mv, i) => {
     const ply = plies ? plies[i] : start + i;
