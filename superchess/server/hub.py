@@ -15,6 +15,7 @@ from collections import OrderedDict, defaultdict
 from typing import TYPE_CHECKING, Callable
 
 from . import ratings, variants
+from .chat import PLAYERS, WATCHERS, Chats
 from .glicko2 import Rating
 from .live import ActionError, LiveGame, NewMove
 from .offload import Offload
@@ -132,6 +133,7 @@ class Hub:
         self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
         self.cluster: Cluster | None = None  # the other processes over the same database, if any
+        self.chats = Chats(now)
         self.offload = Offload()  # where the rules work of every event runs, off the event loop
         self.loop: asyncio.AbstractEventLoop | None = None
         # events saved but not yet committed: (game, event, time, new move, the caller's future)
@@ -496,7 +498,50 @@ class Hub:
             self.conns[game_id].add(conn)
             conn.send(self.message(g, conn.player_id, self.now()))
             self.announced[game_id] = max(self.announced.get(game_id, -1), g.row.version)
+            for room in self._rooms_heard(g, conn):
+                lines = self.chats.history(game_id, room)
+                if lines:
+                    conn.send({"type": "chat", "room": room, "lines": lines})
+        watching = g.side_of(conn.player_id) is None
+        self._count_spectators(game_id, None if watching else conn)
         return True
+
+    # -- the page's chat and spectators -----------------------------------------------------
+    @staticmethod
+    def _rooms_heard(g: LiveGame, conn: Connection) -> tuple[str, ...]:
+        """Everyone reads the players' room; only those who are not playing read the watchers'."""
+        return (PLAYERS,) if g.side_of(conn.player_id) is not None else (PLAYERS, WATCHERS)
+
+    async def chat(self, game_id: str, conn: Connection, text: object) -> None:
+        """A chat line from a game's page: into the players' room from a player, the watchers' room
+        from anyone else; sent to every connection that reads the room. ChatError if refused."""
+        g = await self.load(game_id)
+        if g is None:
+            raise LookupError("no such game")
+        side = g.side_of(conn.player_id)
+        room = PLAYERS if side is not None else WATCHERS
+        player = self.store.player(conn.player_id) if conn.player_id is not None else None
+        line = self.chats.say(game_id, room, conn.player_id if player else id(conn),
+                              player.name if player else "Anonymous", side, text)
+        message = json.dumps({"type": "chat", "room": room, "lines": [line]}, separators=(",", ":"))
+        for other in list(self.conns.get(game_id, ())):
+            if room in self._rooms_heard(g, other):
+                other.send(message)
+
+    def _count_spectators(self, game_id: str, only: Connection | None = None) -> None:
+        """Tell a game's pages how many are watching it (connections of others than its players):
+        all of them when a watcher came or went, or `only` a player's page that just joined (when
+        someone watches: a page counts none until told)."""
+        g = self.live.get(game_id)
+        conns = list(self.conns.get(game_id, ()))
+        if g is None or not conns:
+            return
+        count = sum(1 for c in conns if g.side_of(c.player_id) is None)
+        if only is not None and not count:
+            return
+        message = json.dumps({"type": "spectators", "count": count})
+        for c in [only] if only is not None else conns:
+            c.send(message)
 
     async def view(self, game_id: str, player_id: int | None, as_message: bool = False) -> dict | str | None:
         """The state one viewer may see now (the `state` message text with `as_message`), read
@@ -513,6 +558,9 @@ class Hub:
         if not self.conns[game_id]:
             del self.conns[game_id]
             self.announced.pop(game_id, None)
+        g = self.live.get(game_id)
+        if g is not None and g.side_of(conn.player_id) is None:  # a watcher went
+            self._count_spectators(game_id)
         self._evict_if_done(game_id)
 
     def _evict_if_done(self, game_id: str) -> None:
@@ -532,6 +580,7 @@ class Hub:
                 continue
             self.live.pop(old, None)
             self.locks.pop(old, None)
+            self.chats.forget(old)
 
     # -- clocks -----------------------------------------------------------------------------
     def _cancel_timer(self, game_id: str) -> None:

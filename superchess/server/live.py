@@ -13,6 +13,9 @@ from ..rules.game.record import Game, RecordError
 from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
+from .colours import COLOUR_RE, DEFAULT_COLOURS, too_close
+from .guide import guide as piece_guide
+from .guide import reach
 from .store import GameRow, waiting_game
 
 
@@ -33,7 +36,7 @@ SETUP_WAITS = {"private": "the players are still choosing their rosters",
 
 
 #: how an event changes a game's stored moves: (index, text) of the move played, (index, None) of
-#: the move taken back, or None
+#: the first move taken back (those after it go too), or None
 NewMove = tuple[int, str | None] | None
 
 
@@ -120,6 +123,9 @@ class LiveGame:
         # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
         self.ratings: list[dict] | None = None
         self.spawned: LiveGame | None = None  # the rematch the last event started, until the hub takes it
+        # the side asking to take its last move back (casual single-move games), or None; kept in
+        # memory only: a restart drops a pending request
+        self.takeback_offer: int | None = None
 
     def resume(self, now: int) -> None:
         """Run the clock (or the set-up window) of the game just loaded as from `now`, when the
@@ -286,6 +292,7 @@ class LiveGame:
             raise ActionError(str(e)) from None
         if self.row.draw_offer == side ^ 1:  # moving instead of answering declines the offer
             self.row.draw_offer = None
+        self.takeback_offer = None  # a move answers a takeback request too (by refusing it)
         if self.game.board.moves_in_turn == 0:  # the clock passes when the turn ends
             self.clock.on_move(now)
         if self.game.outcome:
@@ -312,6 +319,66 @@ class LiveGame:
             raise ActionError("no move of this turn to take back")
         text = board.pop().text
         return {"kind": "retract", "move": text, "side": side}
+
+    # -- colours ------------------------------------------------------------------------------
+    def colours(self) -> list[str]:
+        """Each side's piece colour in this game (the default where none was chosen)."""
+        return [getattr(self.row, f"colour{s}") or DEFAULT_COLOURS[s] for s in (0, 1)]
+
+    def _set_colour(self, side: int, payload: dict, now: int) -> dict:
+        """A player's colour for this game, seen by everyone; refused when too close to the
+        opponent's, so that the armies can always be told apart."""
+        colour = payload.get("colour")
+        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
+            raise ActionError("a colour is written #rrggbb")
+        colour = colour.lower()
+        theirs = self.colours()[side ^ 1]
+        if too_close(colour, theirs):
+            raise ActionError(f"{colour} is too close to your opponent's colour {theirs}: "
+                              "choose one that differs more")
+        setattr(self.row, f"colour{side}", colour)
+        return {"kind": "colour", "side": side, "colour": colour}
+
+    # -- takebacks (casual games of single-move variants) -------------------------------------
+    def _takeback_plies(self, side: int) -> int:
+        """How many moves a takeback asked by `side` removes: its last move and the reply, if any;
+        ActionError when the game does not allow it."""
+        board = self.game.board
+        if self.row.rated:
+            raise ActionError("moves cannot be taken back in a rated game")
+        if variants.multi_move(board.variant):
+            raise ActionError(f"moves cannot be taken back in {board.variant.title} (turns of several moves)")
+        plies = 1 if board.turn != side else 2
+        if len(board.move_stack) < plies:
+            raise ActionError("you have no move to take back")
+        return plies
+
+    def _offer_takeback(self, side: int, payload: dict, now: int) -> dict:
+        self._takeback_plies(side)
+        if self.takeback_offer == side:
+            raise ActionError("you have already asked to take your move back")
+        self.takeback_offer = side
+        return {"kind": "takeback_offer", "side": side}
+
+    def _accept_takeback(self, side: int, payload: dict, now: int) -> dict:
+        """The requester's last move (and the reply to it) is taken back; the requester is to move,
+        its clock running from now (the time spent is not given back)."""
+        if self.takeback_offer != side ^ 1:
+            raise ActionError("there is no takeback request to accept")
+        plies = self._takeback_plies(side ^ 1)
+        board = self.game.board
+        self.clock.stop(now)
+        taken = [board.pop().text for _ in range(plies)][::-1]
+        self.clock.moves_made -= plies
+        self.clock.start(board.turn, now)
+        self.takeback_offer = self.row.draw_offer = None
+        return {"kind": "takeback", "side": side, "moves": taken}
+
+    def _decline_takeback(self, side: int, payload: dict, now: int) -> dict:
+        if self.takeback_offer != side ^ 1:
+            raise ActionError("there is no takeback request to decline")
+        self.takeback_offer = None
+        return {"kind": "takeback_declined", "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
         self.game.resign(side)
@@ -487,7 +554,7 @@ class LiveGame:
         self.row.termination = o.termination.value
         self.row.claimed = int(o.claimed)
         self.row.winner = o.winner
-        self.row.draw_offer = None
+        self.row.draw_offer = self.takeback_offer = None
         return {"kind": "end", "termination": o.termination.value, "result": o.result()}
 
     def sync_row(self, now: int) -> GameRow:
@@ -562,6 +629,54 @@ class LiveGame:
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
                 "captured": self._captured(kept), **variants.turn_facts(start)}
 
+    def _secret_sides(self, viewer: int | None) -> list[bool]:
+        """The sides whose program this viewer may not see (a Private game's opponent)."""
+        visible = self._visible_rosters(viewer)
+        return [self.row.mode == "private" and visible[s] is None for s in (0, 1)]
+
+    def guide(self, viewer: int | None) -> dict:
+        """The piece guide as this viewer may see it (`guide.guide`): rules work, off the event loop."""
+        return piece_guide(self.row.variant, self._visible_rosters(viewer), self._secret_sides(viewer))
+
+    def reach(self, viewer: int | None, square: str) -> dict:
+        """Where the piece on `square` (in the position this viewer sees) could move if it were its
+        side's turn; a secret program's piece says so instead. ValueError for an empty or unknown square."""
+        board = self.game.board.copy()
+        while len(board.move_stack) > self.visible_moves(viewer):
+            board.pop()
+        piece = board.piece_at(square)  # ValueError for a square off the board
+        if piece is None:
+            raise ValueError(f"no piece on {square}")
+        if self._secret_sides(viewer)[piece.side]:
+            return {"square": square, "piece": piece.symbol(), "secret": True, "destinations": []}
+        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": reach(board, square)}
+
+    def visible_moves(self, viewer: int | None) -> int:
+        """How many moves of the board's stack this viewer sees (a drafted turn is the mover's alone)."""
+        board = self.game.board
+        return len(board.move_stack) - (board.moves_in_turn if self._draft_hidden_from(viewer) else 0)
+
+    def position(self, viewer: int | None, moves: int) -> dict:
+        """The position after the first `moves` moves this viewer sees, as the board draws it (the
+        replay of the game page): pieces, last move, check, captured pieces, holdings. Rules work
+        (a copy of the board taken back to that move): run it off the event loop. ValueError for a
+        number outside 0..the moves seen."""
+        if not 0 <= moves <= self.visible_moves(viewer):
+            raise ValueError(f"no position after {moves} moves: this game shows {self.visible_moves(viewer)}")
+        board = self.game.board.copy()
+        while len(board.move_stack) > moves:
+            board.pop()
+        last = board.peek()
+        if last is not None and last.from_cell < 0:  # `end` of a turn: the turn's last real move
+            real = [m for m in board.move_stack if m.from_cell >= 0]
+            last = real[-1] if real else None
+        geo = board.geometry
+        return {"moves": moves, "fen": board.fen(), "turn": board.turn, "pieces": board.piece_symbols(),
+                "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
+                "check": board.king(board.turn) if board.is_check() else None, "captured": self._captured(moves),
+                "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
+                **variants.turn_facts(board)}
+
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
         status = self.row.status
@@ -574,7 +689,8 @@ class LiveGame:
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "can_rematch": status in OVER_STATUSES and viewer is not None and self.row.rematch_id is None
             and self.row.player0_id is not None and self.row.player1_id is not None and self.damage is None,
-            "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
+            "clock": self._clock_view(now),
+            "colours": {"own": colour if viewer is not None else None, "sides": self.colours()}}
 
     def _prelude_view(self) -> dict | None:
         p = self.prelude
@@ -672,7 +788,7 @@ class LiveGame:
             "check": check, "captured": self._captured(len(board.move_stack)),
             "notation": self._notation(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
-            "draw_offer": row.draw_offer,
+            "draw_offer": row.draw_offer, "takeback_offer": self.takeback_offer,
             "rematch_offer": row.rematch_offer, "rematch": row.rematch_id,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
@@ -718,7 +834,11 @@ ACTIONS: dict[str, Action] = {
     "accept_draw": Action(LiveGame._accept_draw, _IN_PLAY),
     "decline_draw": Action(LiveGame._decline_draw, _IN_PLAY),
     "claim_draw": Action(LiveGame._claim_draw, _IN_PLAY),
+    "offer_takeback": Action(LiveGame._offer_takeback, _IN_PLAY),
+    "accept_takeback": Action(LiveGame._accept_takeback, _IN_PLAY),
+    "decline_takeback": Action(LiveGame._decline_takeback, _IN_PLAY),
     "abort": Action(LiveGame._abort, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
+    "set_colour": Action(LiveGame._set_colour, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
     "submit_roster": Action(LiveGame._submit_roster, frozenset({"private"}),
                             "rosters are submitted before the first move of a Private game only"),
     "prelude_pick": Action(LiveGame._prelude_pick, frozenset({"prelude"}), _PRELUDE_ONLY),

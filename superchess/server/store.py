@@ -84,6 +84,9 @@ class GameRow(Base):
     rated: Mapped[int] = mapped_column(Integer, default=0)  # its end changes both players' ratings
     rematch_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the side offering one
     rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)  # the rematch, once accepted
+    # each side's piece colour in this game (#rrggbb), null: the default (server/colours.py)
+    colour0: Mapped[str | None] = mapped_column(String(7), nullable=True)
+    colour1: Mapped[str | None] = mapped_column(String(7), nullable=True)
 
 
 def waiting_game(variant: str, time_control: str, creator_id: int, creator_side: int, now: int, *,
@@ -184,7 +187,7 @@ class MoveRow(Base):
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
                          "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at",
-                         "rematch_offer", "rematch_id")
+                         "rematch_offer", "rematch_id", "colour0", "colour1")
 
 
 _FINAL_STATUSES = ("finished", "aborted", "declined")
@@ -200,7 +203,7 @@ def _update_game(columns: tuple[str, ...]):
 
 _INSERT_MOVE = insert(MoveRow.__table__)
 _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == bindparam("game_id"))
-                                               & (MoveRow.__table__.c.ply == bindparam("ply")))
+                                               & (MoveRow.__table__.c.ply >= bindparam("ply")))
 
 
 _NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
@@ -455,8 +458,8 @@ class Store:
         rows are already known to exist, so no ORM merge round trip. Only the columns that changed
         since this store last wrote the row are set (a move changes the clocks and the version; an
         UPDATE that sets every column costs SQLite twice as much, foreign keys checked again). A new
-        move without text, `(ply, None, at)`, takes back the move at that ply (a retracted move of
-        a drafted turn). A game a save makes (`GameSave.new_game`) is added, and a rated game found
+        move without text, `(ply, None, at)`, takes back the moves from that ply on (a retracted move
+        of a drafted turn, a takeback). A game a save makes (`GameSave.new_game`) is added, and a rated game found
         finished is rated (`_rate`), in the same transaction. Returns the rating changes made, by
         game id (`_rate`).
 

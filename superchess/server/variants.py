@@ -70,11 +70,6 @@ def lists_captures(variant: VariantInfo) -> bool:
     return capabilities(variant).lists_captures
 
 
-def named_pieces(name: str) -> bool:
-    """Are the pieces of the variant `name` named one per letter (GET /api/variants/{v}/pieces)?"""
-    return known(name) and VARIANTS[name].capabilities.named_pieces
-
-
 def vector_pieces(name: str) -> bool:
     """Do the pieces of the variant `name` move by vectors, so that rosters describe them and
     previews show them?"""
@@ -96,8 +91,12 @@ def option(name: str) -> dict:
 
 
 def piece_entries(variant: VariantInfo) -> list[dict]:
-    """The variant's pieces as the board page knows them (`piece_entry`)."""
-    return [piece_entry(p) for p in variant.pieces]
+    """The variant's pieces as the board page knows them (`piece_entry`), one per letter: where two
+    types share a letter (InterGrid's square and point armies) the first one names it."""
+    entries: dict[str, dict] = {}
+    for p in variant.pieces:
+        entries.setdefault(p.letter, piece_entry(p))
+    return list(entries.values())
 
 
 def piece_entry(piece) -> dict:

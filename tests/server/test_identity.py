@@ -164,11 +164,12 @@ def test_colour_is_per_player_and_validated(server):
         r = m.p1.put("/api/me/colour", json={"colour": bad})
         assert r.status_code in (400, 422), bad
     assert ok(m.p1.get("/api/me"))["colour"] == "#a0b1c2"
-    assert m.state(m.p1)["colours"] == {"own": "#a0b1c2"}
-    assert m.state(m.p2)["colours"] == {"own": None}
-    assert m.state(server.browser())["colours"] == {"own": None}
+    defaults = ["#d03030", "#3060d0"]  # a preference is not the game's colour until set there (set_colour)
+    assert m.state(m.p1)["colours"] == {"own": "#a0b1c2", "sides": defaults}
+    assert m.state(m.p2)["colours"] == {"own": None, "sides": defaults}
+    assert m.state(server.browser())["colours"] == {"own": None, "sides": defaults}
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as ws:
-        assert recv_state(ws)["state"]["colours"] == {"own": "#a0b1c2"}
+        assert recv_state(ws)["state"]["colours"] == {"own": "#a0b1c2", "sides": defaults}
 
 
 # -- names are data, never markup -------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from superchess.rules import Board
 from superchess.rules.game.record import Game
+from superchess.server import variants
 
 from ..rules.intergrid.helpers import board
 from .util import act, computer_game, legal, move, new_match, ok, recv_error, recv_state, sync, wait_for
@@ -108,3 +109,12 @@ def test_the_computer_plays_whole_turns(server, threads):
     for text in s["moves"]:
         replay.push_text(text)  # every stored move legal by the rules
     assert replay.turn == 0 and replay.moves_in_turn == 0 and s["legal"]
+
+
+def test_every_variant_lists_its_pieces_one_per_letter(server):
+    """The board page asks every variant for its pieces (InterGrid's were a 404)."""
+    b = server.browser()
+    for name in variants.names():
+        pieces = b.get(f"/api/variants/{name}/pieces").json()["pieces"]
+        letters = [p["letter"] for p in pieces]
+        assert len(letters) == len(set(letters)) and "K" in letters, name

@@ -14,7 +14,7 @@ from superchess.server.glicko2 import Rating, Result, rate
 from superchess.server.ratings import Pool
 from superchess.server.store import RatingRow
 
-from .util import http_state, ok, recv, recv_state, register
+from .util import http_state, ok, rated_game, recv, recv_state, register
 
 
 
@@ -24,19 +24,6 @@ def test_speed_classes_follow_the_estimated_length_of_the_time_control():
     assert {tc: TIME_CONTROLS[tc].speed for tc in TIME_CONTROLS} == {
         "bullet-1+0": "bullet", "blitz-3+2": "blitz", "blitz-5+0": "blitz", "rapid-10+5": "rapid",
         "rapid-15+10": "rapid", "classical-30+30": "classical", "daily": "daily"}
-
-
-def rated_game(server, names=("alice", "bob"), **settings) -> tuple:
-    """A rated game between two new accounts, met through a seek: (game id, Player 1's browser,
-    Player 2's browser)."""
-    creator, acceptor = server.browser(), server.browser()
-    register(creator, names[0])
-    register(acceptor, names[1])
-    seek = ok(creator.post("/api/seeks", json={"variant": "chess", "time_control": "blitz-3+2", "rated": True,
-                                               **settings}))
-    game = ok(acceptor.post(f"/api/seeks/{seek['id']}/accept"))["game_id"]
-    side = settings.get("creator_side", 0)
-    return (game, creator, acceptor) if side == 0 else (game, acceptor, creator)
 
 
 def ratings_table(server) -> list:

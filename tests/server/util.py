@@ -152,16 +152,25 @@ def legal(state: dict) -> dict[str, dict]:
 
 
 # -- websocket helpers ----------------------------------------------------------------------------
-def recv(ws, timeout: float = 5.0) -> dict:
-    """The next message from the server, failing (instead of hanging) after `timeout` seconds."""
+#: what a game's socket says of the page around the game (docs/protocol.md, "The game page's
+#: extras"): skipped by `recv` unless asked for
+PAGE_MESSAGES = ("spectators",)
+
+
+def recv(ws, timeout: float = 5.0, skip: tuple[str, ...] = PAGE_MESSAGES) -> dict:
+    """The next message from the server (but those of the types `skip`), failing (instead of hanging)
+    after `timeout` seconds."""
 
     async def get():
         with anyio.fail_after(timeout):
             return await ws._send_rx.receive()
 
-    message = ws.portal.call(get)
-    ws._raise_on_close(message)
-    return json.loads(message["text"])
+    while True:
+        message = ws.portal.call(get)
+        ws._raise_on_close(message)
+        data = json.loads(message["text"])
+        if data.get("type") not in skip:
+            return data
 
 
 def recv_state(ws) -> dict:
@@ -215,3 +224,16 @@ def computer_game(server, **body) -> tuple:
     human = server.browser()
     created = ok(human.post("/api/matches/computer", json=body))
     return human, created["game_id"]
+
+
+def rated_game(server, names=("alice", "bob"), **settings) -> tuple:
+    """A rated game between two new accounts, met through a seek: (game id, Player 1's browser,
+    Player 2's browser)."""
+    creator, acceptor = server.browser(), server.browser()
+    register(creator, names[0])
+    register(acceptor, names[1])
+    seek = ok(creator.post("/api/seeks", json={"variant": "chess", "time_control": "blitz-3+2", "rated": True,
+                                               **settings}))
+    game = ok(acceptor.post(f"/api/seeks/{seek['id']}/accept"))["game_id"]
+    side = settings.get("creator_side", 0)
+    return (game, creator, acceptor) if side == 0 else (game, acceptor, creator)

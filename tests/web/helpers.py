@@ -1,11 +1,13 @@
 """Shared steps of the browser tests: two people start a match through an invitation, a game against
 the computer from the home page, moves by clicking, the game's state from the API, what the page
-shows of holdings and drawings."""
+shows of holdings and drawings; a match made through the API and screenshots at the issue's two sizes."""
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import expect
+
+from .conftest import screenshot
 
 FIRST_REPLY_MS = 60_000  # the computer's first move: its worker process is spawned and the engine loaded
 
@@ -74,3 +76,30 @@ def glyph(page, square, board="#board"):
 def wait_for_names(page):
     """The variant's piece names are loaded (drawings by name)."""
     expect(page.locator('#board[data-piece-set="superchess"]')).to_have_count(1)
+
+
+SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+
+
+def api_match(pages, server, **body) -> str:
+    """Player A creates a match with `body` (POST /api/matches, through its page's cookies), player B
+    accepts it; both pages open the game. Returns its id."""
+    a, b = pages
+    body = {"variant": "chess", "time_control": "blitz-3+2", **body}
+    created = a.request.post(f"{server.url}/api/matches", data=body)
+    assert created.ok, created.text()
+    game = created.json()
+    token = game["invite_url"].rsplit("/", 1)[1]
+    accepted = b.request.post(f"{server.url}/api/invitations/{token}/accept")
+    assert accepted.ok, accepted.text()
+    for p in pages:
+        p.goto(f"{server.url}/game/{game['game_id']}")
+        expect(p.locator("#status")).to_have_attribute("data-status", "active")
+    return game["game_id"]
+
+
+def shots(page, name: str) -> None:
+    """Screenshots of the page at 1366x768 and 390x844 (the viewport is left at the phone's)."""
+    for label, size in SIZES.items():
+        page.set_viewport_size(size)
+        screenshot(page, f"{name}-{label}")

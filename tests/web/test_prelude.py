@@ -214,7 +214,7 @@ def test_a_whole_prelude_by_clicking_then_the_first_move(two_players, server, br
     # White makes the first move
     expect(a.locator("#status")).to_contain_text("Your move")
     play(a, b, "e2", "e4", 0)
-    expect(w.locator('#moves [data-ply="0"]')).to_have_text("e2e4")
+    expect(w.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "e2e4")
     assert state(a, game_id)["moves"] == ["e2e4"]
     screenshot(a, "prelude-first-move")
     watcher_ctx.close()

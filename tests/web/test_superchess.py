@@ -44,7 +44,7 @@ def test_captured_empress_enters_holdings_and_the_pawn_promotes_to_it(two_player
     a.click('#board [data-square="b8"]')
     expect(a.locator("#promotion")).to_be_hidden()
     for p in (a, b):
-        expect(p.locator('#moves [data-ply="1"]')).to_have_text("b7b8e")
+        expect(p.locator('#moves [data-ply="1"]')).to_have_attribute("data-move", "b7b8e")
         expect(p.locator('#board [data-square="b8"][data-piece="E"]')).to_have_count(1)
         expect(p.locator("#holdings-0 .held")).to_have_count(0)
         assert glyph(p, "b8") == "rook-knight"
@@ -78,7 +78,7 @@ def test_the_picker_offers_exactly_the_held_types(two_players, server):
     screenshot(a, "superchess-promotion-picker")
     a.click('#promotion [data-promotion="n"]')
     for p in (a, b):
-        expect(p.locator('#moves [data-ply="1"]')).to_have_text("b7b8n")
+        expect(p.locator('#moves [data-ply="1"]')).to_have_attribute("data-move", "b7b8n")
         expect(p.locator('#board [data-square="b8"][data-piece="N"]')).to_have_count(1)
         expect(p.locator("#holdings-0 .held")).to_have_count(1)
         assert holdings(p, 0) == {"E": 1}

@@ -59,6 +59,42 @@ async def game_state(game_id: str, who: VisitorDep, s: ServicesDep) -> dict:
     return state
 
 
+@router.get("/api/games/{game_id}/positions/{moves}")
+async def game_position(game_id: str, moves: int, who: VisitorDep, s: ServicesDep) -> dict:
+    """The position after the first `moves` moves of the game as this visitor sees it (the replay)."""
+    g = await s.hub.load(game_id)
+    if g is None:
+        raise HTTPException(404, "no such game")
+    async with s.hub.locks[game_id]:
+        try:
+            return await s.offload.run(g.position, g.side_of(who.id), moves)
+        except ValueError as e:
+            raise HTTPException(400, str(e)) from None
+
+
+@router.get("/api/games/{game_id}/guide")
+async def game_guide(game_id: str, who: VisitorDep, s: ServicesDep) -> dict:
+    """The piece guide of the game as this visitor may see it (secret programs stay secret)."""
+    g = await s.hub.load(game_id)
+    if g is None:
+        raise HTTPException(404, "no such game")
+    async with s.hub.locks[game_id]:
+        return await s.offload.run(g.guide, g.side_of(who.id))
+
+
+@router.get("/api/games/{game_id}/reach/{square}")
+async def piece_reach(game_id: str, square: str, who: VisitorDep, s: ServicesDep) -> dict:
+    """Where the piece on `square` could move if it were its side's turn (the guide's hover)."""
+    g = await s.hub.load(game_id)
+    if g is None:
+        raise HTTPException(404, "no such game")
+    async with s.hub.locks[game_id]:
+        try:
+            return await s.offload.run(g.reach, g.side_of(who.id), square[:8])
+        except ValueError as e:
+            raise HTTPException(400, str(e)) from None
+
+
 @router.get("/api/games/{game_id}/record")
 async def game_record(game_id: str, s: ServicesDep,
                       notation: Literal["readable", "coordinates"] = "readable") -> PlainTextResponse:
