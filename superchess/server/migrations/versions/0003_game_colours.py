@@ -15,12 +15,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("colour0", sa.String(7), nullable=True))
-        batch.add_column(sa.Column("colour1", sa.String(7), nullable=True))
+    op.add_column("games", sa.Column("colour0", sa.String(7), nullable=True))
+    op.add_column("games", sa.Column("colour1", sa.String(7), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("colour1")
-        batch.drop_column("colour0")
+    # plain ALTER TABLE (SQLite 3.35+ drops a column in place; a batch copy of `games` would break
+    # the foreign keys that point at it)
+    op.drop_column("games", "colour1")
+    op.drop_column("games", "colour0")
