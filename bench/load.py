@@ -47,6 +47,8 @@ All clients run in one asyncio process (uvloop when installed). Run from the pro
     .venv/bin/python bench/load.py --http-load 4       # plus 4 loops of lobby HTTP traffic during play
     .venv/bin/python bench/load.py --dump /tmp/lat-{n}.csv   # every latency sample, for plotting
     .venv/bin/python bench/load.py --profile DIR       # sample the server with py-spy (if installed)
+    .venv/bin/python bench/load.py --db postgresql://user@host/postgres --processes 2   # PostgreSQL,
+        # two server processes on one new database per N; game i on process i mod 2 (both players)
 
 The exit status is 0 when every run passes the correctness checks, 1 otherwise.
 """
@@ -90,16 +92,17 @@ def free_port() -> int:
 
 
 class Server:
-    """The real server in a subprocess, with a fresh data folder."""
+    """The real server in a subprocess, with a fresh data folder (or on the database `db`)."""
 
-    def __init__(self, python: str) -> None:
+    def __init__(self, python: str, db: str | None = None) -> None:
         self.data = tempfile.mkdtemp(prefix="superchess-load-")
         self.port = free_port()
         self.log_path = Path(self.data) / "server.log"
         self.log = open(self.log_path, "w")
+        where = ["--db", db] if db else ["--data", self.data]
         self.proc = subprocess.Popen(
-            [python, "-m", "superchess.cli", "serve", "--host", HOST, "--port", str(self.port),
-             "--data", self.data], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+            [python, "-m", "superchess.cli", "serve", "--host", HOST, "--port", str(self.port), *where],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
         self.profiler: subprocess.Popen | None = None
 
     @property
@@ -424,16 +427,40 @@ def cpu_self() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def fresh_database(url: str, name: str) -> str:
+    """A new empty database `name` on the PostgreSQL server of `url`; its URL."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+    u = make_url(url)
+    with psycopg.connect(u.set(drivername="postgresql").render_as_string(hide_password=False), autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    return u.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+    u = make_url(url)
+    server = u.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    with psycopg.connect(server, autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
+
+
 async def run_n(n: int, args: argparse.Namespace) -> dict:
-    server = Server(args.python)
+    # with --db, each N gets a new database on that PostgreSQL server, shared by --processes servers;
+    # game i is played on server i mod P (both players: a proxy routing by game)
+    db = fresh_database(args.db, f"superchess_load_{os.getpid()}_{n}") if args.db else None
+    servers = [Server(args.python, db) for _ in range(args.processes)]
+    server = servers[0]
     try:
-        await server.wait_ready()
+        await asyncio.gather(*(s.wait_ready(60) for s in servers))
         run = Run(n)
         games = [GameRun(i, args.seed, args.plies, args.think / 1000, run) for i in range(n)]
         # set-up: create and accept over HTTP (a shared connection pool, one cookie jar per player)
         t0 = time.perf_counter()
         transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=args.http_concurrency))
-        clients = [httpx.AsyncClient(transport=transport, base_url=server.base, timeout=60) for _ in range(2 * n)]
+        clients = [httpx.AsyncClient(transport=transport, base_url=servers[i // 2 % len(servers)].base, timeout=60)
+                   for i in range(2 * n)]
         results = await gather_limited(args.http_concurrency, (
             g.create(clients[2 * g.index], clients[2 * g.index + 1], args.variant) for g in games))
         setup_errors = [f"game {i}: create/accept: {type(r).__name__}: {r}" for i, r in enumerate(results)
@@ -450,13 +477,13 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
                 s.game.tasks.append(asyncio.create_task(s.run(url, compression)))
                 await s.connected.wait()
 
-        await asyncio.gather(*(open_side(s, f"ws://{HOST}:{server.port}/ws/games/{g.id}")
+        await asyncio.gather(*(open_side(s, f"ws://{HOST}:{servers[g.index % len(servers)].port}/ws/games/{g.id}")
                                for g in games for s in g.sides))
         t_connected = time.perf_counter()
         # play
         if args.profile:
             server.start_profile(args.py_spy, Path(args.profile) / f"server-{args.variant}-{n}.txt")
-        cpu_client0, cpu_server0, cpu_machine0 = cpu_self(), server.cpu_seconds(), cpu_machine()
+        cpu_client0, cpu_server0, cpu_machine0 = cpu_self(), sum(s.cpu_seconds() for s in servers), cpu_machine()
         lobby = Lobby(server.base, transport, args.variant) if args.http_load else None
         lobby_tasks = [asyncio.create_task(lobby.loop()) for _ in range(args.http_load)] if lobby else []
         t_start = time.perf_counter()
@@ -468,7 +495,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             timed_out = True
             run.t_end = time.perf_counter()
         wall = run.t_end - t_start
-        cpu_client, cpu_server = cpu_self() - cpu_client0, server.cpu_seconds() - cpu_server0
+        cpu_client, cpu_server = cpu_self() - cpu_client0, sum(s.cpu_seconds() for s in servers) - cpu_server0
         cpu_other = max(0.0, cpu_machine() - cpu_machine0 - cpu_client - cpu_server)  # other processes
         server.stop_profile()
         if lobby:
@@ -537,7 +564,10 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             "lobby": lobby.summary() if lobby else None,
         }
     finally:
-        server.stop()
+        for s in servers:
+            s.stop()
+        if db:
+            drop_database(db)
 
 
 def print_result(r: dict, args: argparse.Namespace) -> None:
@@ -582,6 +612,10 @@ def main() -> int:
     ap.add_argument("--plies", type=int, default=None, help="plies per game at most (default 40)")
     ap.add_argument("--quick", action="store_true", help="N = 20,50 and 20 plies, unless given")
     ap.add_argument("--variant", default="super16", help="variant name (default super16; e.g. chess)")
+    ap.add_argument("--processes", type=int, default=1, help="server processes sharing the database (needs --db "
+                    "when more than 1)")
+    ap.add_argument("--db", default=None, metavar="URL", help="a PostgreSQL server (e.g. postgresql://user@host/"
+                    "postgres): each N runs on a new database there; default: SQLite in a temporary folder")
     ap.add_argument("--seed", type=int, default=1, help="base seed of the per-game move choices")
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean think time per move in ms (uniform 0..2x; default 0: move at once)")
@@ -606,6 +640,8 @@ def main() -> int:
     args.games = args.games or ("20,50" if args.quick else "50,200,500")
     args.plies = args.plies or (20 if args.quick else 40)
     ns = [int(x) for x in args.games.split(",") if x.strip()]
+    if args.processes > 1 and not args.db:
+        ap.error("--processes above 1 needs --db (a PostgreSQL server the processes share)")
     if args.profile and not args.py_spy:
         ap.error("--profile needs py-spy (pip install py-spy, or give --py-spy PATH)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # two sockets per game here, and in the server

@@ -28,7 +28,7 @@ import pyffish
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, for tests.*
 from superchess.rules import Board  # noqa: E402
 from superchess.rules.core.program import Program, Roster  # noqa: E402
-from tests.rules.chess_reference import KIWIPETE, START  # noqa: E402
+from tests.oracles.chess_perft import KIWIPETE, START  # noqa: E402
 
 ENGINES = {"fairy-stockfish": "/usr/games/fairy-stockfish", "stockfish": "/usr/games/stockfish"}
 SEED = 2024

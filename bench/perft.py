@@ -38,7 +38,7 @@ from superchess.rules import get_variant  # noqa: E402
 from superchess.rules.core.fen import get_fen, set_fen  # noqa: E402
 from superchess.rules.core.perft import perft  # noqa: E402
 from superchess.rules.core.position import Position  # noqa: E402
-from tests.rules.chess_reference import KIWIPETE, POS3, POS4, POS5, POS6, START, ref_perft  # noqa: E402
+from tests.oracles.chess_perft import KIWIPETE, POS3, POS4, POS5, POS6, START, ref_perft  # noqa: E402
 
 # (name, FEN, depth, quick depth)
 ORTHODOX = [

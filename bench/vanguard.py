@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project r
 from superchess.rules.diagram.fen import get_fen, set_fen  # noqa: E402
 from superchess.rules.diagram.position import DiagramCorePosition  # noqa: E402
 from superchess.rules.diagram.variant import get_diagram_variant  # noqa: E402
-from tests.rules.diagram_oracle import DiagramPosition  # noqa: E402
+from tests.oracles.diagram import DiagramPosition  # noqa: E402
 
 
 def best(f, repeats: int = 5, inner: int = 20) -> float:

@@ -1,6 +1,7 @@
 """The package's import structure (tools/import_graph.py reads it): no import loop, no import inside a
 function but the CLI's (it imports the server and the engine only for the commands that need them),
-the rules core importing nothing above it, each family only the core, and the layers in order."""
+the rules core importing nothing above it, each family only the core, and the layers in order; and
+in the tests, no module importing a test module (shared steps live in helper modules and fixtures)."""
 from __future__ import annotations
 
 import importlib.util
@@ -43,3 +44,9 @@ def test_layers_import_only_the_layers_below():
                          ("superchess.server", ("superchess.rules", "superchess.engine"))):
         outside = {m for m in imports(layer) if not m.startswith((layer,) + below)}
         assert outside == set(), layer
+
+
+def test_no_module_of_the_tests_imports_a_test_module():
+    modules, top, local = import_graph.collect(ROOT / "tests")
+    edges = {(a, b) for a in modules for b in top[a]} | {(a, b) for a, b, _ in local}
+    assert sorted((a, b) for a, b in edges if b.rsplit(".", 1)[-1].startswith("test_")) == []

@@ -13,14 +13,18 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from . import variants
+from . import schema, variants
 from .ai import default_executor
 from .limits import BodyLimit
+from .logs import RequestIds
+from .logs import configure as configure_logs
 from .passwords import Passwords
 from .routers import ROUTERS
 from .security import BrowserGuard
 from .services import Services
 from .store import Store
+
+__all__ = ["configure_logs", "create_app", "upgrade_database"]  # what the command line uses
 
 MAX_BODY = 16384  # bytes of one HTTP request body
 PURGE_EVERY_S = 3600  # expired sessions and idle guests without games are dropped this often
@@ -55,21 +59,37 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
             await warming
         services.hub.resume()  # the games' clocks run from the end of the start-up
         services.lobby.resume()
+        cluster = services.hub.cluster
+        if cluster is not None:
+            await cluster.start()  # the games nobody owns are taken over before serving
         purging = asyncio.create_task(purge_regularly())
         yield
         purging.cancel()
         with suppress(asyncio.CancelledError):
             await purging
+        if cluster is not None:
+            await cluster.close()
         services.close()
 
     app = FastAPI(title="superchess", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.services = services
     app.add_exception_handler(RequestValidationError, bad_request)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(BrowserGuard, allowed_origins=allowed_origins)  # outermost: also on 413s
+    app.add_middleware(BrowserGuard, allowed_origins=allowed_origins)  # also on 413s
+    app.add_middleware(RequestIds)  # outermost: every response has its id
     for router in ROUTERS:
         app.include_router(router)
     return app
+
+
+def upgrade_database(data_dir: str | Path, db_url: str | None) -> str:
+    """Bring the database (the data folder's, or at `db_url`) to the newest schema, as a start-up
+    does (`superchess db upgrade`); the revision it is at."""
+    store = Store(db_url) if db_url else Store.in_folder(data_dir)
+    try:
+        return schema.revision(store.engine)
+    finally:
+        store.engine.dispose()
 
 
 async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -2,9 +2,11 @@
 server feeds real time and tests feed whatever they like."""
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 FIRST_MOVE_WINDOW_MS = 60_000  # an untimed first move must still come within this (Daily: 24 h)
 ROSTER_WINDOW_MS = 300_000  # Private mode: time to submit a roster before the default applies (Daily: 24 h)
@@ -44,7 +46,12 @@ def _speed(initial_s: int, increment_s: int, per_move_s: int, classes: list[dict
 
 
 def _load() -> tuple[dict[str, TimeControl], tuple[str, ...]]:
+    """The time controls of timecontrols.toml, and those of the TOML file named by
+    SUPERCHESS_TIME_CONTROLS (a deployment's own, or a test's short ones), after them."""
     data = tomllib.loads(resources.files(__package__).joinpath("timecontrols.toml").read_text())
+    extra = os.environ.get("SUPERCHESS_TIME_CONTROLS")
+    if extra:
+        data["time_control"] += tomllib.loads(Path(extra).read_text())["time_control"]
     controls = {}
     for d in data["time_control"]:
         initial, increment, per_move = d.get("initial", 0), d.get("increment", 0), d.get("per_move", 0)

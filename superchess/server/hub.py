@@ -1,18 +1,28 @@
 """The live games: one lock per game so its events are processed one at a time, persistence before
-announcement, per-viewer broadcast to websocket connections, and clock timers."""
+announcement, per-viewer broadcast to websocket connections, and clock timers.
+
+With several processes over one PostgreSQL (`cluster.py`) a game's copy here may be behind the
+database: each save checks the stored version (a game another process wrote first is reloaded and
+the action tried again on it), other processes' events arrive as notifications (`remote_event`:
+reloaded, sent to the viewers here), and only the process holding a game's lease runs its timer
+and its computer player."""
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
 from collections import OrderedDict, defaultdict
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import ratings, variants
+from .chat import PLAYERS, WATCHERS, Chats
 from .glicko2 import Rating
 from .live import ActionError, LiveGame, NewMove
 from .offload import Offload
 from .store import GameRow, GameSave, Store
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("superchess.server")
 
@@ -20,6 +30,18 @@ log = logging.getLogger("superchess.server")
 GROUP_COMMIT = 16
 #: games without a running clock that nobody watches, kept in memory (most recently used first)
 IDLE_KEPT = 64
+#: an action another process overtook waits at most this long (s) for the notification of what
+#: overtook it to reach the viewers here before it is tried again
+HEARD_S = 1.0
+
+
+class StaleGame(Exception):
+    """Another process saved an event of this game first (the database holds `version`): nothing
+    of this one was saved."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
 
 
 class _Unfinished:
@@ -105,9 +127,13 @@ class Hub:
         self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.conns: defaultdict[str, set[Connection]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.announced: dict[str, int] = {}  # game id -> the version last sent to its viewers here
+        self._hearing: dict[str, list] = {}  # game id -> (version, future) of actions waiting for it (`_heard`)
         self._idle: OrderedDict[str, None] = OrderedDict()  # evictable games, least recently used first
         self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
+        self.cluster: Cluster | None = None  # the other processes over the same database, if any
+        self.chats = Chats(now)
         self.offload = Offload()  # where the rules work of every event runs, off the event loop
         self.loop: asyncio.AbstractEventLoop | None = None
         # events saved but not yet committed: (game, event, time, new move, the caller's future)
@@ -143,7 +169,8 @@ class Hub:
     def _replay(self, row: GameRow, moves: list[str]) -> LiveGame:
         """A stored game as the server holds it, its states ready to send."""
         names = {pid: self.store.player(pid).name for pid in (row.player0_id, row.player1_id) if pid}
-        g = LiveGame(row, moves, names, self.now())
+        self.store.forget(row.id)  # what was read is what the next save compares with
+        g = LiveGame(row, moves, names, self.now(), continuing=self.cluster is not None)
         g.show_ratings(self.ratings_view(row))
         g.prepare()
         return g
@@ -170,6 +197,8 @@ class Hub:
         loading is over (the last step of the start-up: loading is not the players' time) and arm
         their timers."""
         self.loop = asyncio.get_running_loop()  # for callers on other threads (tests)
+        if self.cluster is not None:  # the games are taken over lease by lease (`take_over`)
+            return
         games = []
         for game_id in self.store.active_game_ids():
             g = self.live[game_id] = self._replay(self.store.game(game_id), self.store.moves(game_id))
@@ -201,13 +230,23 @@ class Hub:
 
     # -- events -----------------------------------------------------------------------------
     async def act(self, game_id: str, player_id: int | None, action: str, payload: dict) -> dict:
-        """Process one action on a game; raises ActionError (nothing changed) or LookupError."""
-        async with self.locks[game_id]:
-            g = await self._load(game_id)
-            if g is None:
-                raise LookupError("no such game")
-            now = self.now()
-            return await self._event(g, lambda: g.apply(action, g.side_of(player_id), payload, now), now)
+        """Process one action on a game; raises ActionError (nothing changed) or LookupError. An
+        action that another process's event overtook is tried once more on the game as it now is
+        (where it usually meets the refusal it would have met after that event), once the viewers
+        here have been sent what overtook it."""
+        for attempt in (1, 2):
+            async with self.locks[game_id]:
+                g = await self._load(game_id)
+                if g is None:
+                    raise LookupError("no such game")
+                now = self.now()
+                try:
+                    return await self._event(g, lambda: g.apply(action, g.side_of(player_id), payload, now), now)
+                except StaleGame as e:
+                    if attempt == 2:
+                        raise ActionError("the game changed meanwhile; please try again") from None
+                    overtaken_by = e.version
+            await self._heard(game_id, overtaken_by)
 
     async def start_game(self, game_id: str, player0: int, player1: int) -> None:
         async with self.locks[game_id]:
@@ -217,7 +256,12 @@ class Hub:
             for pid in (player0, player1):
                 g.names[pid] = self.store.player(pid).name
             now = self.now()
-            await self._event(g, lambda: self._start(g, player0, player1, now), now)
+            if self.cluster is not None:
+                self.cluster.claim(game_id)
+            try:
+                await self._event(g, lambda: self._start(g, player0, player1, now), now)
+            except StaleGame:  # accepted or withdrawn through another process meanwhile
+                raise ActionError("this invitation is no longer open") from None
 
     def _start(self, g: LiveGame, player0: int, player1: int, now: int) -> dict:
         event = g.start(player0, player1, now)
@@ -229,7 +273,10 @@ class Hub:
             g = await self._load(game_id)
             if g.row.status != "waiting":
                 raise ActionError("this invitation is no longer open")
-            await self._event(g, g.decline, self.now())
+            try:
+                await self._event(g, g.decline, self.now())
+            except StaleGame:
+                raise ActionError("this invitation is no longer open") from None
 
     async def _event(self, g: LiveGame, change: Callable[[], dict], now: int) -> dict:
         """One event of the game at `now`: the change made (`_change`), then persisted and announced
@@ -276,8 +323,11 @@ class Hub:
         batch, self._batch = self._batch, []
         if not batch:  # a full batch was committed before this scheduled flush came round
             return
+        events = {g.row.id: event for g, event, *_ in batch}
         try:
-            rated = self.store.save_games([self._save(g, now, new_move) for g, _, now, new_move, _ in batch]) or {}
+            saved = self.store.save_games(
+                [self._save(g, now, new_move) for g, _, now, new_move, _ in batch], self.cluster is not None,
+                None if self.cluster is None else lambda save: self.cluster.game_note(save.row, events[save.row.id]))
         except Exception:
             log.exception("could not save games %s", [g.row.id for g, *_ in batch])
             for g, *_, done in batch:
@@ -285,6 +335,13 @@ class Hub:
                 if not done.done():
                     done.set_exception(ActionError("the server could not save that; please try again"))
             return
+        rated = saved.changes
+        if saved.stale:  # another process wrote these games first: their callers reload and retry
+            for g, *_, done in batch:
+                if g.row.id in saved.stale:
+                    self.live.pop(g.row.id, None)
+                    done.set_exception(StaleGame(saved.stale[g.row.id]))
+            batch = [entry for entry in batch if entry[0].row.id not in saved.stale]
         for g, *_ in batch:
             if g.row.id in rated:
                 g.show_ratings([ratings.side_view(c["after"], c["deviation"], c["before"]) for c in rated[g.row.id]])
@@ -300,10 +357,7 @@ class Hub:
                 try:
                     self._broadcast(g, event, now, first)
                     if not first:
-                        self._schedule(g)
-                        if self.ai:
-                            self.ai.consider(g)
-                        self._evict_if_done(g.row.id)
+                        self._served(g)
                 except Exception as e:  # one game's trouble is its caller's, not the batch's
                     failed[done] = e
         for *_, done in batch:
@@ -322,16 +376,95 @@ class Hub:
             else None
         return GameSave(row, new_move, pool, g.spawned.sync_row(now) if g.spawned else None)
 
+    def _served(self, g: LiveGame) -> None:
+        """After an event of the game: its timer set and the computer asked to act, by the process
+        that owns the game; kept in memory or not."""
+        if self.cluster is None or self.cluster.owns(g.row.id):
+            self._schedule(g)
+            if self.ai:
+                self.ai.consider(g)
+        self._evict_if_done(g.row.id)
+
     def adopt(self, g: LiveGame) -> None:
         """A game started elsewhere (an accepted seek, a rematch) and saved: served from here on."""
         g.show_ratings(self.ratings_view(g.row))
         self.live[g.row.id] = g
-        self._schedule(g)
-        if self.ai:
-            self.ai.consider(g)
+        if self.cluster is not None:
+            self.cluster.claim(g.row.id)
+        self._served(g)
+
+    # -- other processes (cluster.py) --------------------------------------------------------
+    async def remote_event(self, game_id: str, version: int, event: dict | None) -> None:
+        """Another process committed `version` of the game: the copy here is reloaded when someone
+        here watches the game or this process owns it (its timer and computer player follow), the
+        viewers here receive the new state; otherwise the copy is dropped (`load` reads it again)."""
+        if self.announced.get(game_id, -1) >= version:
+            return
+        if not self.conns.get(game_id) and not self.cluster.owns(game_id):
+            self.live.pop(game_id, None)
+            self._cancel_timer(game_id)
+            return
+        async with self.locks[game_id]:
+            if self.announced.get(game_id, -1) >= version:
+                return
+            self.live.pop(game_id, None)
+            g = await self._load(game_id)
+            if g is None:
+                return
+            now = self.now()
+            event = event if g.row.version == version else None  # a later version: its event is on its way
+            for first in (True, False):
+                self._broadcast(g, event, now, first)
+            self._served(g)
+
+    async def _heard(self, game_id: str, version: int) -> None:
+        """Wait (at most HEARD_S) until the viewers here have been sent `version` of the game by its
+        notification (`remote_event`, with its event), if any viewer is here."""
+        if not self.conns.get(game_id) or self.announced.get(game_id, -1) >= version:
+            return
+        heard = asyncio.get_running_loop().create_future()
+        self._hearing.setdefault(game_id, []).append((version, heard))
+        try:
+            await asyncio.wait_for(heard, HEARD_S)
+        except TimeoutError:  # the notification is late: the retry reads the game anyway
+            pass
+
+    async def take_over(self, game_ids: list[str]) -> None:
+        """This process now owns these games (their owner died, or nobody had them): each is read
+        from the database, then their clocks run again from the moment all are loaded (loading is
+        not the players' time), an event every process hears: nobody is charged for the time no
+        process served them. Then their timers and computer players run here."""
+        loaded = []
+        for game_id in game_ids:
+            async with self.locks[game_id]:
+                self.live.pop(game_id, None)
+                g = await self._load(game_id)
+                if g is not None and g.row.status in ("active", "setup"):
+                    loaded.append(g)
+        ready = self.now()
+        for g in loaded:
+            async with self.locks[g.row.id]:
+                if self.live.get(g.row.id) is not g:  # another process's event came meanwhile
+                    continue
+                try:
+                    await self._event(g, lambda: g.resumed(ready), ready)
+                except StaleGame:  # an event came through another process first: that one counts
+                    self.live.pop(g.row.id, None)
+
+    def disown(self, game_id: str) -> None:
+        """Another process took the game's lease: its timer is no longer this process's."""
+        self._cancel_timer(game_id)
 
     def _broadcast(self, g: LiveGame, event: dict, now: int, to_move: bool) -> None:
         """Send the new state to the viewers who are (`to_move`) or are not the player to move."""
+        if g.row.id in self.conns:
+            self.announced[g.row.id] = g.row.version
+            waiting = self._hearing.pop(g.row.id, ())
+            for version, heard in waiting:
+                if version <= g.row.version and not heard.done():
+                    heard.set_result(None)
+            if any(not heard.done() for _, heard in waiting):
+                self._hearing[g.row.id] = [(v, heard) for v, heard in waiting if not heard.done()]
         # viewers who see the same thing (a side, or watching, with the same colour) share one encoding
         encoded: dict[tuple, str] = {}
         turn = g.game.board.turn if g.row.status == "active" else None
@@ -364,7 +497,51 @@ class Hub:
         async with self.locks[game_id]:
             self.conns[game_id].add(conn)
             conn.send(self.message(g, conn.player_id, self.now()))
+            self.announced[game_id] = max(self.announced.get(game_id, -1), g.row.version)
+            for room in self._rooms_heard(g, conn):
+                lines = self.chats.history(game_id, room)
+                if lines:
+                    conn.send({"type": "chat", "room": room, "lines": lines})
+        watching = g.side_of(conn.player_id) is None
+        self._count_spectators(game_id, None if watching else conn)
         return True
+
+    # -- the page's chat and spectators -----------------------------------------------------
+    @staticmethod
+    def _rooms_heard(g: LiveGame, conn: Connection) -> tuple[str, ...]:
+        """Everyone reads the players' room; only those who are not playing read the watchers'."""
+        return (PLAYERS,) if g.side_of(conn.player_id) is not None else (PLAYERS, WATCHERS)
+
+    async def chat(self, game_id: str, conn: Connection, text: object) -> None:
+        """A chat line from a game's page: into the players' room from a player, the watchers' room
+        from anyone else; sent to every connection that reads the room. ChatError if refused."""
+        g = await self.load(game_id)
+        if g is None:
+            raise LookupError("no such game")
+        side = g.side_of(conn.player_id)
+        room = PLAYERS if side is not None else WATCHERS
+        player = self.store.player(conn.player_id) if conn.player_id is not None else None
+        line = self.chats.say(game_id, room, conn.player_id if player else id(conn),
+                              player.name if player else "Anonymous", side, text)
+        message = json.dumps({"type": "chat", "room": room, "lines": [line]}, separators=(",", ":"))
+        for other in list(self.conns.get(game_id, ())):
+            if room in self._rooms_heard(g, other):
+                other.send(message)
+
+    def _count_spectators(self, game_id: str, only: Connection | None = None) -> None:
+        """Tell a game's pages how many are watching it (connections of others than its players):
+        all of them when a watcher came or went, or `only` a player's page that just joined (when
+        someone watches: a page counts none until told)."""
+        g = self.live.get(game_id)
+        conns = list(self.conns.get(game_id, ()))
+        if g is None or not conns:
+            return
+        count = sum(1 for c in conns if g.side_of(c.player_id) is None)
+        if only is not None and not count:
+            return
+        message = json.dumps({"type": "spectators", "count": count})
+        for c in [only] if only is not None else conns:
+            c.send(message)
 
     async def view(self, game_id: str, player_id: int | None, as_message: bool = False) -> dict | str | None:
         """The state one viewer may see now (the `state` message text with `as_message`), read
@@ -380,6 +557,10 @@ class Hub:
         conn.close()
         if not self.conns[game_id]:
             del self.conns[game_id]
+            self.announced.pop(game_id, None)
+        g = self.live.get(game_id)
+        if g is not None and g.side_of(conn.player_id) is None:  # a watcher went
+            self._count_spectators(game_id)
         self._evict_if_done(game_id)
 
     def _evict_if_done(self, game_id: str) -> None:
@@ -399,12 +580,16 @@ class Hub:
                 continue
             self.live.pop(old, None)
             self.locks.pop(old, None)
+            self.chats.forget(old)
 
     # -- clocks -----------------------------------------------------------------------------
-    def _schedule(self, g: LiveGame) -> None:
-        old = self.timers.pop(g.row.id, None)
+    def _cancel_timer(self, game_id: str) -> None:
+        old = self.timers.pop(game_id, None)
         if old:
             old.cancel()
+
+    def _schedule(self, g: LiveGame) -> None:
+        self._cancel_timer(g.row.id)
         deadline = g.deadline()
         if deadline is None:
             return

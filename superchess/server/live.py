@@ -7,11 +7,15 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from ..rules import Board, IllegalMoveError, Outcome, ProgramError, Roster, Termination, get_variant
+from ..rules.game import notation
 from ..rules.game.preview import roster_problem
 from ..rules.game.record import Game, RecordError
 from ..rules.game.setups import Prelude, PreludeError, substitution_fen
 from . import variants
 from .clock import TIME_CONTROLS, Clock
+from .colours import COLOUR_RE, DEFAULT_COLOURS, too_close
+from .guide import guide as piece_guide
+from .guide import reach
 from .store import GameRow, waiting_game
 
 
@@ -32,7 +36,7 @@ SETUP_WAITS = {"private": "the players are still choosing their rosters",
 
 
 #: how an event changes a game's stored moves: (index, text) of the move played, (index, None) of
-#: the move taken back, or None
+#: the first move taken back (those after it go too), or None
 NewMove = tuple[int, str | None] | None
 
 
@@ -40,6 +44,7 @@ class Played(NamedTuple):
     """What the server notes of a move as it is played (both need the position before it)."""
     ply: int  # its turn as a ply number (the moves of a turn share one)
     lost: tuple[tuple[str, ...], tuple[str, ...]]  # the pieces each side had lost once it was played
+    notation: str  # its readable text (docs/notation.md)
 
 
 @dataclass(frozen=True)
@@ -74,17 +79,11 @@ def reason_text(game: Game, winner: int | None) -> str:
 _compact = json.JSONEncoder(separators=(",", ":")).encode  # what the server sends: no spaces
 
 
-def _capturing_move_json(board, mv) -> str:
-    """A move with every cell it captures (enclosures and the edge rule included): not cached, the
-    captures depend on the position."""
-    return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
-                       "promotion": mv.promotion.lower() if mv.promotion else None,
-                       "captures": [cell for cell, _ in board.captures(mv)],
-                       "via": [board.geometry.names[c] for c in mv.via]})
-
-
 class LiveGame:
-    def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int) -> None:
+    def __init__(self, row: GameRow, moves: list[str], names: dict[int, str], now: int,
+                 continuing: bool = False) -> None:
+        """The stored game, its clock running as from `now` (`resume`), or as stored when
+        `continuing` (another process of the cluster served it until now)."""
         self.row = row
         self.names = names
         self.tc = TIME_CONTROLS[row.time_control]
@@ -115,12 +114,18 @@ class LiveGame:
         # what was left of the set-up window when the game was last saved
         self._setup_left = max(0, row.setup_deadline - row.updated_at) \
             if row.status == "setup" and row.setup_deadline is not None else None
-        self.resume(now)
+        if continuing:
+            self._continue()
+        else:
+            self.resume(now)
         self._states: dict = {}
         self._fixed: tuple | None = None  # (player ids, the fixed shared facts, their JSON)
         # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
         self.ratings: list[dict] | None = None
         self.spawned: LiveGame | None = None  # the rematch the last event started, until the hub takes it
+        # the side asking to take its last move back (casual single-move games), or None; kept in
+        # memory only: a restart drops a pending request
+        self.takeback_offer: int | None = None
 
     def resume(self, now: int) -> None:
         """Run the clock (or the set-up window) of the game just loaded as from `now`, when the
@@ -134,6 +139,18 @@ class LiveGame:
             self.clock.start(self.game.board.turn, now if began is None else began)
         elif self._setup_left is not None and not self.tc.daily:
             self.row.setup_deadline = now + self._setup_left
+
+    def _continue(self) -> None:
+        """Run the clock as stored: the turn began at its stored instant, the set-up window ends at
+        its stored deadline (the game was served by another process up to now)."""
+        if self.row.status == "active":
+            self.clock.start(self.game.board.turn, self.row.turn_started_at or self.row.updated_at)
+
+    def resumed(self, now: int) -> dict:
+        """The event of a game taken over from a server process that died: its clock runs again as
+        from `now` (`resume`), so nobody is charged for the time no process served it."""
+        self.resume(now)
+        return {"kind": "resumed"}
 
     def rosters(self) -> tuple[Roster, Roster]:
         """The stored rosters; one that cannot be read counts as the default and damages the game."""
@@ -180,8 +197,9 @@ class LiveGame:
         if taken:
             lost = tuple(lost[side] + tuple(p.symbol() for _, p in taken if p.side == side) for side in (0, 1))
         ply = (board.fullmove_number - 1) * 2 + board.turn
+        text, mover = notation.plain_text(board, move), board.turn
         self.game.play(move)
-        self._played[index:] = [Played(ply, lost)]
+        self._played[index:] = [Played(ply, lost, text + notation.mark(board, mover))]
 
     def new_move(self, plies_before: int) -> NewMove:
         """How the stored moves change after an event that found `plies_before` moves on the board:
@@ -274,6 +292,7 @@ class LiveGame:
             raise ActionError(str(e)) from None
         if self.row.draw_offer == side ^ 1:  # moving instead of answering declines the offer
             self.row.draw_offer = None
+        self.takeback_offer = None  # a move answers a takeback request too (by refusing it)
         if self.game.board.moves_in_turn == 0:  # the clock passes when the turn ends
             self.clock.on_move(now)
         if self.game.outcome:
@@ -300,6 +319,66 @@ class LiveGame:
             raise ActionError("no move of this turn to take back")
         text = board.pop().text
         return {"kind": "retract", "move": text, "side": side}
+
+    # -- colours ------------------------------------------------------------------------------
+    def colours(self) -> list[str]:
+        """Each side's piece colour in this game (the default where none was chosen)."""
+        return [getattr(self.row, f"colour{s}") or DEFAULT_COLOURS[s] for s in (0, 1)]
+
+    def _set_colour(self, side: int, payload: dict, now: int) -> dict:
+        """A player's colour for this game, seen by everyone; refused when too close to the
+        opponent's, so that the armies can always be told apart."""
+        colour = payload.get("colour")
+        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
+            raise ActionError("a colour is written #rrggbb")
+        colour = colour.lower()
+        theirs = self.colours()[side ^ 1]
+        if too_close(colour, theirs):
+            raise ActionError(f"{colour} is too close to your opponent's colour {theirs}: "
+                              "choose one that differs more")
+        setattr(self.row, f"colour{side}", colour)
+        return {"kind": "colour", "side": side, "colour": colour}
+
+    # -- takebacks (casual games of single-move variants) -------------------------------------
+    def _takeback_plies(self, side: int) -> int:
+        """How many moves a takeback asked by `side` removes: its last move and the reply, if any;
+        ActionError when the game does not allow it."""
+        board = self.game.board
+        if self.row.rated:
+            raise ActionError("moves cannot be taken back in a rated game")
+        if variants.multi_move(board.variant):
+            raise ActionError(f"moves cannot be taken back in {board.variant.title} (turns of several moves)")
+        plies = 1 if board.turn != side else 2
+        if len(board.move_stack) < plies:
+            raise ActionError("you have no move to take back")
+        return plies
+
+    def _offer_takeback(self, side: int, payload: dict, now: int) -> dict:
+        self._takeback_plies(side)
+        if self.takeback_offer == side:
+            raise ActionError("you have already asked to take your move back")
+        self.takeback_offer = side
+        return {"kind": "takeback_offer", "side": side}
+
+    def _accept_takeback(self, side: int, payload: dict, now: int) -> dict:
+        """The requester's last move (and the reply to it) is taken back; the requester is to move,
+        its clock running from now (the time spent is not given back)."""
+        if self.takeback_offer != side ^ 1:
+            raise ActionError("there is no takeback request to accept")
+        plies = self._takeback_plies(side ^ 1)
+        board = self.game.board
+        self.clock.stop(now)
+        taken = [board.pop().text for _ in range(plies)][::-1]
+        self.clock.moves_made -= plies
+        self.clock.start(board.turn, now)
+        self.takeback_offer = self.row.draw_offer = None
+        return {"kind": "takeback", "side": side, "moves": taken}
+
+    def _decline_takeback(self, side: int, payload: dict, now: int) -> dict:
+        if self.takeback_offer != side ^ 1:
+            raise ActionError("there is no takeback request to decline")
+        self.takeback_offer = None
+        return {"kind": "takeback_declined", "side": side}
 
     def _resign(self, side: int, payload: dict, now: int) -> dict:
         self.game.resign(side)
@@ -475,7 +554,7 @@ class LiveGame:
         self.row.termination = o.termination.value
         self.row.claimed = int(o.claimed)
         self.row.winner = o.winner
-        self.row.draw_offer = None
+        self.row.draw_offer = self.takeback_offer = None
         return {"kind": "end", "termination": o.termination.value, "result": o.result()}
 
     def sync_row(self, now: int) -> GameRow:
@@ -544,10 +623,59 @@ class LiveGame:
         last = earlier[-1] if earlier and earlier[-1].from_cell >= 0 else None
         geo = start.geometry
         return {**self._shared(), "fen": start.fen(), "pieces": start.piece_symbols(),
-                "moves": [m.text for m in earlier], "move_plies": self._move_plies(kept), "turn_moves": 0,
+                "moves": [m.text for m in earlier], "notation": self._notation(kept),
+                "move_plies": self._move_plies(kept), "turn_moves": 0,
                 "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
                 "can_end_turn": False, "check": start.king(start.turn) if start.is_check() else None,
                 "captured": self._captured(kept), **variants.turn_facts(start)}
+
+    def _secret_sides(self, viewer: int | None) -> list[bool]:
+        """The sides whose program this viewer may not see (a Private game's opponent)."""
+        visible = self._visible_rosters(viewer)
+        return [self.row.mode == "private" and visible[s] is None for s in (0, 1)]
+
+    def guide(self, viewer: int | None) -> dict:
+        """The piece guide as this viewer may see it (`guide.guide`): rules work, off the event loop."""
+        return piece_guide(self.row.variant, self._visible_rosters(viewer), self._secret_sides(viewer))
+
+    def reach(self, viewer: int | None, square: str) -> dict:
+        """Where the piece on `square` (in the position this viewer sees) could move if it were its
+        side's turn; a secret program's piece says so instead. ValueError for an empty or unknown square."""
+        board = self.game.board.copy()
+        while len(board.move_stack) > self.visible_moves(viewer):
+            board.pop()
+        piece = board.piece_at(square)  # ValueError for a square off the board
+        if piece is None:
+            raise ValueError(f"no piece on {square}")
+        if self._secret_sides(viewer)[piece.side]:
+            return {"square": square, "piece": piece.symbol(), "secret": True, "destinations": []}
+        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": reach(board, square)}
+
+    def visible_moves(self, viewer: int | None) -> int:
+        """How many moves of the board's stack this viewer sees (a drafted turn is the mover's alone)."""
+        board = self.game.board
+        return len(board.move_stack) - (board.moves_in_turn if self._draft_hidden_from(viewer) else 0)
+
+    def position(self, viewer: int | None, moves: int) -> dict:
+        """The position after the first `moves` moves this viewer sees, as the board draws it (the
+        replay of the game page): pieces, last move, check, captured pieces, holdings. Rules work
+        (a copy of the board taken back to that move): run it off the event loop. ValueError for a
+        number outside 0..the moves seen."""
+        if not 0 <= moves <= self.visible_moves(viewer):
+            raise ValueError(f"no position after {moves} moves: this game shows {self.visible_moves(viewer)}")
+        board = self.game.board.copy()
+        while len(board.move_stack) > moves:
+            board.pop()
+        last = board.peek()
+        if last is not None and last.from_cell < 0:  # `end` of a turn: the turn's last real move
+            real = [m for m in board.move_stack if m.from_cell >= 0]
+            last = real[-1] if real else None
+        geo = board.geometry
+        return {"moves": moves, "fen": board.fen(), "turn": board.turn, "pieces": board.piece_symbols(),
+                "last_move": {"from": geo.name(last.from_cell), "to": geo.name(last.to_cell)} if last else None,
+                "check": board.king(board.turn) if board.is_check() else None, "captured": self._captured(moves),
+                "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
+                **variants.turn_facts(board)}
 
     def _own_part(self, viewer: int | None, now: int, colour: str | None) -> tuple[bool, dict]:
         """What only this viewer sees (all but the legal moves), and whether it is to move."""
@@ -561,7 +689,8 @@ class LiveGame:
             "invite_url": f"/invite/{self.row.invite_token}" if status == "waiting" and viewer is not None else None,
             "can_rematch": status in OVER_STATUSES and viewer is not None and self.row.rematch_id is None
             and self.row.player0_id is not None and self.row.player1_id is not None and self.damage is None,
-            "clock": self._clock_view(now), "colours": {"own": colour if viewer is not None else None}}
+            "clock": self._clock_view(now),
+            "colours": {"own": colour if viewer is not None else None, "sides": self.colours()}}
 
     def _prelude_view(self) -> dict | None:
         p = self.prelude
@@ -602,24 +731,7 @@ class LiveGame:
         return self.row.version
 
     def _legal_json(self) -> str:
-        """The legal moves by origin square, each as its text after the origin: {"h2": ["h3", "h4"],
-        "c15": ["c16q", "c16r"]}. In a variant whose moves can capture off their destination (or
-        with multi-move turns) each move is an object that also lists the cells it captures and
-        passes: {"to": "d4", "move": "b2d4xc3", "promotion": null, "captures": ["c3"], "via": ["c3"]};
-        ending the turn (`end`) is not listed here but as "can_end_turn"."""
-        board = self.game.board
-        if not variants.lists_captures(board.variant):
-            # square names and move tails are letters and digits: joined without a JSON encoder
-            return "{" + ",".join(f'"{sq}":["' + '","'.join(tails) + '"]'
-                                  for sq, tails in board.legal_destinations().items()) + "}"
-        names = board.geometry.names
-        by_origin: dict[str, list[str]] = {}
-        for mv in board.legal_moves:
-            if mv.from_cell < 0:  # `end`
-                continue
-            origin = names[mv.from_cell]  # by name: a variant may give one square several cell numbers
-            by_origin.setdefault(origin, []).append(_capturing_move_json(board, mv))
-        return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
+        return variants.legal_json(self.game.board)
 
     def _claimable(self) -> bool:
         return self._cached("claim", self.game.board.can_claim_draw)
@@ -674,8 +786,9 @@ class LiveGame:
             "can_end_turn": variants.multi_move(board.variant) and self.row.status == "active"
             and any(m.from_cell < 0 for m in board.legal_moves),
             "check": check, "captured": self._captured(len(board.move_stack)),
+            "notation": self._notation(len(board.move_stack)),
             "holdings": [board.holdings(0), board.holdings(1)] if board.variant.holdings else None,
-            "draw_offer": row.draw_offer,
+            "draw_offer": row.draw_offer, "takeback_offer": self.takeback_offer,
             "rematch_offer": row.rematch_offer, "rematch": row.rematch_id,
             "result": row.result, "termination": row.termination,
             "reason": reason_text(self.game, o.winner) if o else None,
@@ -689,6 +802,11 @@ class LiveGame:
     def _captured(self, moves: int) -> list[list[str]]:
         """The pieces each side lost in the first `moves` moves of the board's stack, in order."""
         return [list(lost) for lost in self._played[moves - 1].lost] if moves else [[], []]
+
+    def _notation(self, moves: int) -> list[str]:
+        """The readable text of each of the first `moves` moves of the board's stack (parallel to
+        "moves": a turn's moves one by one, its `end` as its mark alone)."""
+        return [played.notation for played in self._played[:moves]]
 
     def _move_plies(self, moves: int) -> list[int]:
         """The turn of each of the first `moves` moves of the board's stack, as a ply number."""
@@ -716,7 +834,11 @@ ACTIONS: dict[str, Action] = {
     "accept_draw": Action(LiveGame._accept_draw, _IN_PLAY),
     "decline_draw": Action(LiveGame._decline_draw, _IN_PLAY),
     "claim_draw": Action(LiveGame._claim_draw, _IN_PLAY),
+    "offer_takeback": Action(LiveGame._offer_takeback, _IN_PLAY),
+    "accept_takeback": Action(LiveGame._accept_takeback, _IN_PLAY),
+    "decline_takeback": Action(LiveGame._decline_takeback, _IN_PLAY),
     "abort": Action(LiveGame._abort, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
+    "set_colour": Action(LiveGame._set_colour, frozenset({PLAY, *SETUP_WAITS}), when_damaged=True),
     "submit_roster": Action(LiveGame._submit_roster, frozenset({"private"}),
                             "rosters are submitted before the first move of a Private game only"),
     "prelude_pick": Action(LiveGame._prelude_pick, frozenset({"prelude"}), _PRELUDE_ONLY),

@@ -17,7 +17,7 @@ import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from importlib import resources
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import ratings, variants
 from .clock import TIME_CONTROLS
@@ -26,6 +26,9 @@ from .hub import Connection, Hub
 from .live import LiveGame
 from .store import DAY_MS, GameRow, PlayerRow, SeekRow, Store, new_token, waiting_game
 from .throttle import Throttle
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 GRACE_S = 5.0  # a real-time seek outlives its creator's last open tab by this long
 STARTUP_GRACE_S = 30.0  # after a (re)start, the time its creators have to come back
@@ -75,12 +78,14 @@ class Lobby:
         self._leaving: dict[int, asyncio.TimerHandle] = {}
         self.creations = Throttle(*SEEKS_PER_CLIENT, now)
         self._sweeping: asyncio.Task | None = None
+        self.cluster: Cluster | None = None  # the other processes over the same database, if any
 
     # -- start-up and shutdown --------------------------------------------------------------
     def resume(self) -> None:
         """After a (re)start: the creators of real-time seeks have STARTUP_GRACE_S to come back,
-        and expired Daily seeks are dropped regularly from now on."""
-        for player_id in self.store.real_time_seekers():
+        and expired Daily seeks are dropped regularly from now on. (With other processes, the
+        creators may be present there: their seeks stay.)"""
+        for player_id in self.store.real_time_seekers() if self.cluster is None else ():
             self._expect(player_id, STARTUP_GRACE_S)
         self._sweeping = asyncio.create_task(self._sweep_regularly())
 
@@ -134,12 +139,23 @@ class Lobby:
 
     # -- telling ----------------------------------------------------------------------------
     def _broadcast(self, message: dict) -> None:
-        text = json.dumps(message)
-        for conn in list(self.watchers):
-            conn.send(text)
+        self.remote(message, None)
+        if self.cluster is not None:
+            self.cluster.lobby_note(message, None)
 
     def _tell(self, player_id: int, message: dict) -> None:
+        self.remote(message, player_id)
+        if self.cluster is not None:
+            self.cluster.lobby_note(message, player_id)
+
+    def remote(self, message: dict, player_id: int | None) -> None:
+        """Send a lobby message to the watchers here (`player_id` None) or to that player's pages
+        here: this process's, or another's (cluster.py)."""
         text = json.dumps(message)
+        if player_id is None:
+            for conn in list(self.watchers):
+                conn.send(text)
+            return
         for conn, hears in list(self.present.get(player_id, {}).items()):
             if hears:
                 conn.send(text)

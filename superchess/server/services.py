@@ -13,6 +13,8 @@ from fastapi.requests import HTTPConnection
 
 from .accounts import Accounts, Visitor
 from .ai import AIPlayers
+from .analysis import Analyses
+from .cluster import Cluster
 from .hub import Hub
 from .lobby import Lobby
 from .offload import Offload
@@ -23,6 +25,9 @@ from .throttle import Throttle
 # roster previews per client address (each may compile a roster's tables: seconds of a worker
 # process), per window in ms; the roster editor asks at most a few a second, debounced
 PREVIEWS_PER_CLIENT = (60, 60_000)
+# analysis-board positions per client address (each replays a line: up to a few tenths of a second
+# of a rules thread), per window in ms; a board page asks one per move made or clicked
+POSITIONS_PER_CLIENT = (300, 60_000)
 
 
 @dataclass
@@ -32,6 +37,8 @@ class Services:
     lobby: Lobby
     accounts: Accounts
     previews: Throttle  # roster previews per client address
+    positions: Throttle  # analysis-board positions per client address
+    analyses: Analyses  # the engine analyses of the analysis board
     now: Callable[[], int]  # milliseconds
 
     @classmethod
@@ -40,8 +47,11 @@ class Services:
         """The services over `store`, the computer thinking in pools `ai_executor` makes."""
         hub = Hub(store, now)
         hub.ai = AIPlayers(hub, ai_executor)
-        return cls(store, hub, Lobby(store, hub, now), Accounts(store, now, passwords),
-                   Throttle(*PREVIEWS_PER_CLIENT, now), now)
+        lobby = Lobby(store, hub, now)
+        if store.shared:  # other processes may serve the same games (cluster.py)
+            hub.cluster = lobby.cluster = Cluster(store, hub, lobby)
+        return cls(store, hub, lobby, Accounts(store, now, passwords),
+                   Throttle(*PREVIEWS_PER_CLIENT, now), Throttle(*POSITIONS_PER_CLIENT, now), Analyses(), now)
 
     @property
     def offload(self) -> Offload:
@@ -52,6 +62,7 @@ class Services:
         """Stop the worker pools and the lobby's timers (the application's shutdown)."""
         self.lobby.close()
         self.hub.ai.close()
+        self.analyses.close()
         self.hub.offload.close()
         self.accounts.passwords.close()
 

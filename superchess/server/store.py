@@ -1,8 +1,9 @@
 """Persistence behind a small repository: players, sessions, games and their moves, the lobby's
 seeks, and ratings.
 
-SQLAlchemy 2 models; SQLite in the data folder is the default, any SQLAlchemy URL (PostgreSQL)
-works the same. A move is committed here before the server announces it.
+SQLAlchemy 2 models; SQLite in the data folder is the default, PostgreSQL (psycopg 3) the
+production store; the schema is kept by migrations (`schema.py`). A move is committed here before
+the server announces it.
 """
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ import hashlib
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from sqlalchemy import (BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, and_,
-                        bindparam, create_engine, delete, event, exists, func, insert, inspect, or_, select, text,
-                        update)
+                        bindparam, create_engine, delete, event, exists, func, insert, or_, select,
+                        text, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from . import ratings
+from . import ratings, schema
 from .clock import TIME_CONTROLS
 from .glicko2 import Rating
 
@@ -83,6 +84,9 @@ class GameRow(Base):
     rated: Mapped[int] = mapped_column(Integer, default=0)  # its end changes both players' ratings
     rematch_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the side offering one
     rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)  # the rematch, once accepted
+    # each side's piece colour in this game (#rrggbb), null: the default (server/colours.py)
+    colour0: Mapped[str | None] = mapped_column(String(7), nullable=True)
+    colour1: Mapped[str | None] = mapped_column(String(7), nullable=True)
 
 
 def waiting_game(variant: str, time_control: str, creator_id: int, creator_side: int, now: int, *,
@@ -162,6 +166,15 @@ class SavedRosterRow(Base):
     updated_at: Mapped[int] = mapped_column(BigInteger)
 
 
+class LeaseRow(Base):
+    """Which server process owns a game in play (its timers and computer player) until when (ms
+    since the epoch, wall clock) unless the owner renews it; another process takes an expired one."""
+    __tablename__ = "game_leases"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+
+
 class MoveRow(Base):
     __tablename__ = "moves"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
@@ -174,7 +187,7 @@ class MoveRow(Base):
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
                          "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at",
-                         "rematch_offer", "rematch_id")
+                         "rematch_offer", "rematch_id", "colour0", "colour1")
 
 
 _FINAL_STATUSES = ("finished", "aborted", "declined")
@@ -190,7 +203,17 @@ def _update_game(columns: tuple[str, ...]):
 
 _INSERT_MOVE = insert(MoveRow.__table__)
 _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == bindparam("game_id"))
-                                               & (MoveRow.__table__.c.ply == bindparam("ply")))
+                                               & (MoveRow.__table__.c.ply >= bindparam("ply")))
+
+
+_NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
+
+
+class Saved(NamedTuple):
+    """What `Store.save_games` did: the rating changes made (by game id, `_rate`) and the games left
+    out because another process had written them first."""
+    changes: dict[str, list[dict]]
+    stale: dict[str, int]  # game id -> the version the database holds
 
 
 class GameSave(NamedTuple):
@@ -257,8 +280,19 @@ SESSION_TOUCH_MS = DAY_MS  # how stale `last_seen` may get before a use writes i
 PURGE_BATCH = 500
 
 
+def engine_url(url: str) -> str:
+    """A database URL as SQLAlchemy opens it: PostgreSQL through psycopg 3 (`postgresql://` alone
+    would mean psycopg2)."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url.removeprefix(scheme)
+    return url
+
+
 class Store:
     def __init__(self, url: str) -> None:
+        """The store over the database at `url` (SQLite or PostgreSQL), its schema upgraded first."""
+        url = engine_url(url)
         self.engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
         if url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
@@ -268,36 +302,10 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
-        self._hash_plaintext_tokens()
+        schema.upgrade(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         # game id -> its mutable columns as this store last committed them (games in play only)
         self._written: dict[str, tuple] = {}
-
-    def _add_missing_columns(self) -> None:
-        """A database made by an earlier version gains the columns added since (all have defaults)."""
-        inspector = inspect(self.engine)
-        with self.engine.begin() as conn:
-            for table in Base.metadata.sorted_tables:
-                have = {c["name"] for c in inspector.get_columns(table.name)}
-                for col in table.columns:
-                    if col.name not in have:
-                        default = col.default.arg if col.default is not None else None
-                        ddl = f"ALTER TABLE {table.name} ADD COLUMN {col.name} {col.type.compile(self.engine.dialect)}"
-                        if default is not None:
-                            ddl += f" DEFAULT {default!r}" if isinstance(default, str) else f" DEFAULT {default}"
-                        conn.execute(text(ddl))
-
-    def _hash_plaintext_tokens(self) -> None:
-        """Sessions from before tokens were hashed keep working: their tokens are replaced by
-        their digests (a digest is 64 hex digits; the tokens were 32 characters)."""
-        table = SessionRow.__table__
-        with self.engine.begin() as conn:
-            plain = conn.scalars(select(table.c.token).where(func.length(table.c.token) != 64)).all()
-            if plain:
-                conn.execute(update(table).where(table.c.token == bindparam("plain")).values(token=bindparam("digest")),
-                             [{"plain": t, "digest": token_digest(t)} for t in plain])
 
     @classmethod
     def in_folder(cls, folder: str | Path) -> "Store":
@@ -443,21 +451,59 @@ class Store:
         with self.session() as s:
             return list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
 
-    def save_games(self, batch: list[GameSave | tuple]) -> dict[str, list[dict]]:
+    def save_games(self, batch: list[GameSave | tuple], check_versions: bool = False,
+                   publish: Callable[[GameSave], tuple[str, str] | None] | None = None) -> Saved:
         """Write several games' states (and each one's new move, if any) in one transaction: the hub
         groups the events of one moment into one commit. Plain UPDATE and INSERT statements: the
         rows are already known to exist, so no ORM merge round trip. Only the columns that changed
         since this store last wrote the row are set (a move changes the clocks and the version; an
         UPDATE that sets every column costs SQLite twice as much, foreign keys checked again). A new
-        move without text, `(ply, None, at)`, takes back the move at that ply (a retracted move of
-        a drafted turn). A game a save makes (`GameSave.new_game`) is added, and a rated game found
+        move without text, `(ply, None, at)`, takes back the moves from that ply on (a retracted move
+        of a drafted turn, a takeback). A game a save makes (`GameSave.new_game`) is added, and a rated game found
         finished is rated (`_rate`), in the same transaction. Returns the rating changes made, by
-        game id (`_rate`)."""
+        game id (`_rate`).
+
+        With `check_versions` (several processes over one database) each game's stored version must
+        be the one before its row's, read with the row locked: a game another process wrote first is
+        left out of the transaction and named among the `stale` games returned (its caller reloads
+        it). `publish(save)` gives a (channel, payload) notification to send on commit (PostgreSQL's
+        NOTIFY: delivered with the commit, in commit order)."""
+        saves = [GameSave(*entry) for entry in batch]
+        stale: dict[str, int] = {}
+        with self.engine.begin() as conn:
+            if check_versions:
+                stale = self._stale(conn, saves)
+                for game_id in stale:
+                    self._written.pop(game_id, None)
+                saves = [save for save in saves if save.row.id not in stale]
+            changes, written = self._write(conn, saves)
+            if publish is not None:
+                notes = [note for note in map(publish, saves) if note is not None]
+                for channel, payload in notes:
+                    conn.execute(_NOTIFY, {"channel": channel, "payload": payload})
+        self._remember(written)
+        return Saved(changes, stale)
+
+    @staticmethod
+    def _stale(conn, saves: list[GameSave]) -> dict[str, int]:
+        """The games of `saves` whose stored version is not the one before theirs, with the stored
+        version; their rows locked until the transaction ends."""
+        table = GameRow.__table__
+        expected = {save.row.id: save.row.version - 1 for save in saves}
+        if not expected:
+            return {}
+        stored = dict(conn.execute(select(table.c.id, table.c.version).where(table.c.id.in_(list(expected)))
+                                   .order_by(table.c.id).with_for_update()).all())
+        return {game_id: stored.get(game_id, -1) for game_id, version in expected.items()
+                if stored.get(game_id) != version}
+
+    def _write(self, conn, saves: list[GameSave]) -> tuple[dict[str, list[dict]], list[tuple[str, tuple, bool]]]:
+        """`save_games`'s statements, in the caller's transaction: the rating changes made, and what
+        each game's row will hold once committed (`_remember`)."""
         updates: dict[tuple[str, ...], list[dict]] = {}
         written = []
         moves = []
         dropped = []
-        saves = [GameSave(*entry) for entry in batch]
         for row, new_move, _, new_game in saves:
             values = _mutable_values(row)
             before = self._written.get(row.id)
@@ -476,29 +522,36 @@ class Store:
                 ply, text, at = new_move
                 moves.append({"game_id": row.id, "ply": ply, "text": text, "at": at})
         changes = {}
-        with self.engine.begin() as conn:
-            for columns, params in updates.items():
-                conn.execute(_update_game(columns), params)
-            if dropped:
-                conn.execute(_DELETE_MOVE, dropped)
-            if moves:
-                conn.execute(_INSERT_MOVE, moves)
-            for row, _, pool, new_game in saves:
-                if new_game is not None:
-                    with Session(conn) as s:
-                        s.add(new_game)
-                        s.flush()
-                        s.expunge(new_game)
-                if pool is not None and row.status == "finished":
-                    change = _rate(conn, row, pool)
-                    if change:
-                        changes[row.id] = change
-        for game_id, values, final in written:  # committed: what the database now holds
+        for columns, params in updates.items():
+            conn.execute(_update_game(columns), params)
+        if dropped:
+            conn.execute(_DELETE_MOVE, dropped)
+        if moves:
+            conn.execute(_INSERT_MOVE, moves)
+        for row, _, pool, new_game in saves:
+            if new_game is not None:
+                with Session(conn) as s:
+                    s.add(new_game)
+                    s.flush()
+                    s.expunge(new_game)
+            if pool is not None and row.status == "finished":
+                change = _rate(conn, row, pool)
+                if change:
+                    changes[row.id] = change
+        return changes, written
+
+    def _remember(self, written: list[tuple[str, tuple, bool]]) -> None:
+        """Committed: what the database now holds of these games."""
+        for game_id, values, final in written:
             if final:
                 self._written.pop(game_id, None)
             else:
                 self._written[game_id] = values
-        return changes
+
+    def forget(self, game_id: str) -> None:
+        """The game was (or may have been) written by another process: the next save writes every
+        column of it."""
+        self._written.pop(game_id, None)
 
     def games_of(self, player_id: int) -> list[GameRow]:
         with self.session() as s:
@@ -510,6 +563,55 @@ class Store:
         """Games whose clock or set-up deadline runs."""
         with self.session() as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status.in_(("active", "setup")))))
+
+    # -- leases (several processes) -----------------------------------------------------------
+    def take_leases(self, owner: str, now: int, ttl_ms: int, game_ids: list[str] | None = None) -> set[str]:
+        """Take for `owner` the leases of `game_ids` (or of every game in play) that nobody holds or
+        whose lease expired by `now`; renew those it holds; drop its leases of games that are over.
+        PostgreSQL. The games it holds now."""
+        statement = text("""
+            INSERT INTO game_leases (game_id, owner, expires_at)
+            SELECT id, :owner, :until FROM games WHERE """ +
+                         ("id = ANY(:ids)" if game_ids is not None else "status IN ('active', 'setup')") + """
+            ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+            WHERE game_leases.expires_at < :now OR game_leases.owner = excluded.owner
+            RETURNING game_id""")
+        with self.engine.begin() as conn:
+            conn.execute(text("""DELETE FROM game_leases WHERE owner = :owner AND game_id IN
+                                 (SELECT id FROM games WHERE status IN :over)""").bindparams(
+                bindparam("over", expanding=True)), {"owner": owner, "over": list(_FINAL_STATUSES)})
+            return set(conn.scalars(statement, {"owner": owner, "until": now + ttl_ms, "now": now,
+                                                "ids": game_ids}))
+
+    def notify(self, channel: str, payload: str) -> None:
+        """Send a notification to the processes listening on `channel` (PostgreSQL's NOTIFY)."""
+        with self.engine.begin() as conn:
+            conn.execute(_NOTIFY, {"channel": channel, "payload": payload})
+
+    def ping(self) -> None:
+        """Raise unless the database answers."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+
+    @property
+    def shared(self) -> bool:
+        """Is this a database several server processes may share (PostgreSQL)?"""
+        return self.engine.dialect.name == "postgresql"
+
+    def renew_leases(self, owner: str, until: int) -> None:
+        """Extend every lease `owner` holds until `until` (ms since the epoch)."""
+        table = LeaseRow.__table__
+        with self.engine.begin() as conn:
+            conn.execute(update(table).where(table.c.owner == owner).values(expires_at=until))
+
+    def drop_leases(self, owner: str, game_ids: Iterable[str] | None = None) -> None:
+        """Give up `owner`'s leases (of `game_ids`, or all): another process may take them at once."""
+        table = LeaseRow.__table__
+        condition = table.c.owner == owner
+        if game_ids is not None:
+            condition &= table.c.game_id.in_(list(game_ids))
+        with self.engine.begin() as conn:
+            conn.execute(delete(table).where(condition))
 
     # -- saved rosters ----------------------------------------------------------------------
     def rosters_of(self, player_id: int) -> list[SavedRosterRow]:

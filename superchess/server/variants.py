@@ -3,6 +3,7 @@ match form and a board page need to know of each, and what the server does diffe
 variant according to its registered capabilities."""
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 from ..rules import VARIANTS, Board, Capabilities
@@ -69,11 +70,6 @@ def lists_captures(variant: VariantInfo) -> bool:
     return capabilities(variant).lists_captures
 
 
-def named_pieces(name: str) -> bool:
-    """Are the pieces of the variant `name` named one per letter (GET /api/variants/{v}/pieces)?"""
-    return known(name) and VARIANTS[name].capabilities.named_pieces
-
-
 def vector_pieces(name: str) -> bool:
     """Do the pieces of the variant `name` move by vectors, so that rosters describe them and
     previews show them?"""
@@ -91,12 +87,16 @@ def option(name: str) -> dict:
     caps = VARIANTS[name].capabilities
     return {"name": v.name, "title": v.title, "files": v.geometry.files, "ranks": v.geometry.ranks,
             "reprogrammable": caps.reprogrammable, "holdings": caps.holdings, "setups": caps.setups,
-            "multi_move": caps.multi_move}
+            "multi_move": caps.multi_move, "named_pieces": caps.named_pieces}
 
 
 def piece_entries(variant: VariantInfo) -> list[dict]:
-    """The variant's pieces as the board page knows them (`piece_entry`)."""
-    return [piece_entry(p) for p in variant.pieces]
+    """The variant's pieces as the board page knows them (`piece_entry`), one per letter: where two
+    types share a letter (InterGrid's square and point armies) the first one names it."""
+    entries: dict[str, dict] = {}
+    for p in variant.pieces:
+        entries.setdefault(p.letter, piece_entry(p))
+    return list(entries.values())
 
 
 def piece_entry(piece) -> dict:
@@ -107,3 +107,33 @@ def piece_entry(piece) -> dict:
     if piece.drawing:
         entry["drawing"] = piece.drawing
     return entry
+
+
+def legal_json(board) -> str:
+    """The board's legal moves by origin square as the state sends them (JSON text), each as its
+    text after the origin: {"h2": ["h3", "h4"], "c15": ["c16q", "c16r"]}. In a variant whose moves
+    can capture off their destination (or with multi-move turns) each move is an object that also
+    lists the cells it captures and passes: {"to": "d4", "move": "b2d4xc3", "promotion": null,
+    "captures": ["c3"], "via": ["c3"]}; ending the turn (`end`) is not listed here but as
+    "can_end_turn"."""
+    if not lists_captures(board.variant):
+        # square names and move tails are letters and digits: joined without a JSON encoder
+        return "{" + ",".join(f'"{sq}":["' + '","'.join(tails) + '"]'
+                              for sq, tails in board.legal_destinations().items()) + "}"
+    names = board.geometry.names
+    by_origin: dict[str, list[str]] = {}
+    for mv in board.legal_moves:
+        if mv.from_cell < 0:  # `end`
+            continue
+        origin = names[mv.from_cell]  # by name: a variant may give one square several cell numbers
+        by_origin.setdefault(origin, []).append(_capturing_move_json(board, mv))
+    return "{" + ",".join(f'"{sq}":[{",".join(ms)}]' for sq, ms in by_origin.items()) + "}"
+
+
+def _capturing_move_json(board, mv) -> str:
+    """A move with every cell it captures (enclosures and the edge rule included): not cached, the
+    captures depend on the position."""
+    return json.dumps({"to": board.geometry.names[mv.to_cell], "move": mv.text,
+                       "promotion": mv.promotion.lower() if mv.promotion else None,
+                       "captures": [cell for cell, _ in board.captures(mv)],
+                       "via": [board.geometry.names[c] for c in mv.via]})

@@ -4,13 +4,13 @@ from __future__ import annotations
 from superchess.engine import choose_move
 from superchess.engine.intergrid_search import MATE, best_turn
 from superchess.rules import Board
-from tests.rules import intergrid_reference as ig
-from tests.rules.test_intergrid import pos
+from tests.engine.conversation import Conversation
+from tests.rules.intergrid.helpers import board
 
 
 def test_finds_the_two_part_king_capture():
     """intergrid R7: g4g5 opens H3-G4-F5 for the point Bishop, which encloses e5 with E4."""
-    b = Board("intergrid", ig.fen(pos({"g4": "P", "H3": "B", "E4": "R", "e5": "k", "a1": "K"})))
+    b = board({"g4": "P", "H3": "B", "E4": "R", "e5": "k", "a1": "K"})
     result = best_turn(b, max_turns=1, movetime_ms=None)
     assert result.score > MATE // 2 and len(result.moves) == 2
     for text in result.moves:
@@ -44,8 +44,8 @@ def test_evaluation_is_symmetric_and_rewards_mobility():
     start.push_turn("e2e4")
     start.push_turn("e7e5")
     assert evaluate(start.position) == 0
-    centre = Board("intergrid", ig.fen(pos({"d4": "N", "a1": "K", "h8": "k"})))
-    corner = Board("intergrid", ig.fen(pos({"h1": "N", "a1": "K", "h8": "k"})))
+    centre = board({"d4": "N", "a1": "K", "h8": "k"})
+    corner = board({"h1": "N", "a1": "K", "h8": "k"})
     assert evaluate(centre.position) > evaluate(corner.position) > 0
 
 
@@ -151,7 +151,6 @@ def test_uci_level_option_sets_the_intergrid_search():
     """UCI (`UCI_Variant intergrid`, Level): a plain `go` searches as the level does (levels.toml),
     level 1 one turn, level 4 deeper; `go depth` still caps the turns."""
     from superchess.engine.levels import get_level
-    from tests.engine.test_uci import Conversation
     uci = Conversation()
     try:
         uci.send("setoption name UCI_Variant value intergrid")
@@ -173,7 +172,7 @@ def test_capture_search_counts_the_edge_rule():
     point-piece on the edge point A4; the capture search counts it (the rules' own `captures` say
     what the move takes) and stands above the static score by about that piece."""
     from superchess.engine.intergrid_search import QS_TURNS, VALUES, _Searcher
-    b = Board("intergrid", ig.fen(pos({"a1": "R", "h1": "K", "h8": "k", "A4": "n"})))
+    b = board({"a1": "R", "h1": "K", "h8": "k", "A4": "n"})
     taken = [piece.symbol() for _, piece in b.captures(b.parse_move("a1a4"))]
     assert taken == ["n"]
     searcher = _Searcher(b.position, None, None)

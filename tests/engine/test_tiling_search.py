@@ -24,13 +24,9 @@ from superchess.engine.tiling_search import (
 )
 from superchess.rules import Board, Piece
 from superchess.rules.core.turns import END_TURN
-from tests.engine.test_uci import uci  # noqa: F401 - the UCI conversation fixture
-from tests.rules import tiling_reference as T
-from tests.rules.test_tiling import position, random_position
-
-
-def board(pieces: dict[str, str], **kw) -> Board:
-    return Board("tilingrider", T.text(position(pieces, **kw)))
+from tests.oracles import tiling as T
+from tests.oracles.tiling import position, random_position
+from tests.rules.tiling.helpers import DEAD_END, board
 
 
 def test_forms_an_aggregate_then_captures_a_whole_unit():
@@ -52,7 +48,7 @@ def test_in_check_the_line_ends_safe():
     assert result.moves == ["i1g1"]
 
 
-def test_uci_plays_a_turn_move_by_move(uci):  # noqa: F811
+def test_uci_plays_a_turn_move_by_move(uci):
     """UCI_Variant tilingrider: each `go` answers the next move of the turn (R12: `end` included),
     always legal; four answers complete White's exact first turn (R11)."""
     uci.send("setoption name UCI_Variant value tilingrider")
@@ -188,7 +184,7 @@ def test_the_server_plays_a_planned_turn_and_the_level_decides():
     assert len(played) == 4
 
 
-def test_uci_level_option_sets_the_tiling_search(uci):  # noqa: F811
+def test_uci_level_option_sets_the_tiling_search(uci):
     """UCI `Level` chooses the level's Tiling Rider search: level 3 (no look-ahead) takes the Ferz on
     e6 and loses the Guard; level 8 does not (tiling 3.1)."""
     uci.send("setoption name UCI_Variant value tilingrider")
@@ -214,12 +210,6 @@ def test_in_check_a_completion_is_found_beyond_the_beam():
 
 
 # ---------------------------------------------------------------- never stuck in a turn (R12, 4.2)
-
-# White in check from the Guard aggregate m11-n12 riding at its King q11-r12, two moves allowed: the
-# Knight m7 must block (or the King step) within them; a first move elsewhere (the Guard k2l2) leaves
-# one move and no way out of check (4.2), though the rules could offer it undecided (R12).
-DEAD_END = "18/18/6kk10/6kk10/12gg2KK/w11gg2KK/7W10/18/18/12N3n1/8ff8/8ff8/15f2/2w15/10G7/18 w 2 0 1"
-
 
 def play_out(fen: str, moves: list[str], level: int) -> tuple[list[str], list[str]]:
     """choose_move until the turn from `fen` ends, taking back on RETRACT as the server does; (the

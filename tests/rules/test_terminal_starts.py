@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from superchess.rules import VARIANTS, Board, Termination
-from tests.rules import tiling_reference as T
-
-from .helpers import make_fen
-from .test_tiling import position
+from tests.oracles import tiling as T
+from tests.oracles.tiling import position
+from tests.rules.helpers import make_fen
 
 EMPTY_POINTS = "/".join(["9"] * 9)
 #: 16 x 16 boards (super16, Vanguard): Black's King p16 in the corner, White's King a1.
@@ -27,6 +26,10 @@ TERMINAL = {  # variant -> [(position text, how the game ended)]
               ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Termination.STALEMATE),
               ("7k/8/6K1/8/8/8/8/8 b - - 0 1", Termination.INSUFFICIENT_MATERIAL),
               ("7k/8/6K1/8/8/8/8/R7 b - - 150 90", Termination.MOVE_RULE)],
+    "capablanca": [("9k/8Q1/8K1/10/10/10/10/10 b - - 0 1", Termination.CHECKMATE),
+                   ("9k/7Q2/8K1/10/10/10/10/10 b - - 0 1", Termination.STALEMATE),
+                   ("9k/10/8K1/10/10/10/10/10 b - - 0 1", Termination.INSUFFICIENT_MATERIAL),
+                   ("9k/10/8K1/10/10/10/10/R9 b - - 150 90", Termination.MOVE_RULE)],
     "superchess": [("7k/6Q1/6K1/8/8/8/8/8[] b - - 0 1", Termination.CHECKMATE),
                    ("7k/5Q2/6K1/8/8/8/8/8[N] b - - 0 1", Termination.STALEMATE)],
     "super16": [(make_fen("super16", MATED_16, side="b"), Termination.CHECKMATE),

@@ -1,5 +1,6 @@
-"""Fixtures for the server tests: a fake clock, a server on a temporary data folder, and the
-computer thinking in threads (`threads`)."""
+"""Fixtures for the server tests: a fake clock, a server on a temporary data folder (or, for the
+tests marked `postgresql`, also on a PostgreSQL database of its own: `database`), and the computer
+thinking in threads (`threads`)."""
 from __future__ import annotations
 
 import warnings
@@ -26,21 +27,40 @@ def data_dir(tmp_path):
     return tmp_path / "data"
 
 
+DATABASES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc) -> None:
+    """The tests marked `postgresql` (all with --all-databases) run on both databases."""
+    if "database" in metafunc.fixturenames and (metafunc.definition.get_closest_marker("postgresql")
+                                                or metafunc.config.getoption("all_databases")):
+        metafunc.parametrize("database", DATABASES, indirect=True)
+
+
 @pytest.fixture
-def server(data_dir, clock):
-    s = Server(data_dir, clock)
+def database(request) -> str | None:
+    """The URL of the test server's database: None for SQLite in the data folder, else a new
+    PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return None
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def server(data_dir, clock, database):
+    s = Server(data_dir, clock, db_url=database)
     yield s
     s.close()
 
 
 @pytest.fixture
-def restart(data_dir, clock):
-    """`restart(old)` closes a server and starts a NEW app on the same data folder."""
+def restart(data_dir, clock, database):
+    """`restart(old)` closes a server and starts a NEW app on the same data folder (database)."""
     servers = []
 
     def _restart(old: Server) -> Server:
         old.close()
-        new = Server(data_dir, clock)
+        new = Server(data_dir, clock, db_url=database)
         servers.append(new)
         return new
 

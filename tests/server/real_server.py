@@ -24,12 +24,20 @@ def free_port() -> int:
 
 
 class Process:
-    def __init__(self, data, log) -> None:
+    """`superchess serve` on the data folder, or with `db` on that database; `env`: more of its
+    environment. Started and answering, unless `wait` is False (then `wait_ready()`)."""
+
+    def __init__(self, data, log, db: str | None = None, env: dict | None = None, wait: bool = True) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        where = ["--db", db] if db else ["--data", str(data)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), "--data", str(data)],
-            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), *where],
+            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
         deadline = time.monotonic() + 120  # a loaded machine: start-up builds every variant, twice (server, worker)
         while True:
             assert self.proc.poll() is None, "the server exited"

@@ -9,13 +9,15 @@ from superchess.server.live import ACTIONS, LiveGame
 
 from .util import act, move, new_match, recv_error, recv_state, sync
 
-PLAY_ACTIONS = ["move", "retract", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw"]
+PLAY_ACTIONS = ["move", "retract", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",
+                "offer_takeback", "accept_takeback", "decline_takeback"]
 REMATCH_ACTIONS = ["offer_rematch", "accept_rematch", "decline_rematch"]
 PRELUDE_ONLY = "the prelude comes before the first move of a Superchess prelude game only"
 
 
 def test_the_table_holds_every_action_of_the_protocol():
-    assert set(ACTIONS) == {*PLAY_ACTIONS, *REMATCH_ACTIONS, "abort", "submit_roster", "prelude_pick", "prelude_swap"}
+    assert set(ACTIONS) == {*PLAY_ACTIONS, *REMATCH_ACTIONS, "abort", "set_colour", "submit_roster", "prelude_pick",
+                            "prelude_swap"}
 
 
 @pytest.mark.parametrize("body, refused, reason", [

@@ -3,6 +3,7 @@
 (move generation, the draw-claim check that plays and takes back moves) while the loop applies moves."""
 from __future__ import annotations
 
+import pytest
 import threading
 import time
 
@@ -11,6 +12,8 @@ from superchess.rules.core.position import Position
 from superchess.server.live import LiveGame
 
 from .util import move, new_match, recv, recv_state
+
+pytestmark = pytest.mark.postgresql  # these run on PostgreSQL too (tests/server/conftest.py)
 
 
 def loop_thread(server) -> int:

@@ -71,3 +71,27 @@ def test_roster_previews_compile_off_the_event_loop(processes):
     worst = stall_under(server, attack)
     assert set(results) == {200}, results
     assert min(worst) < STALL_MS, worst
+
+
+def test_analysis_board_work_runs_off_the_event_loop(processes):
+    """Issue 23: an engine analysis (its worker process starting, then a level-8 search) and
+    analysis-board positions of long lines run while the loop keeps answering."""
+    server = processes()
+    results: list[int] = []
+
+    def attack() -> None:
+        analyst, mover = Player(server, timeout=120), Player(server, timeout=120)
+        engine = threading.Thread(target=lambda: results.append(analyst.http.post(
+            "/api/analysis/engine", json={"variant": "vanguard", "movetime_ms": 1500}).status_code))
+        engine.start()
+        moves: list[str] = []
+        for i in range(20):
+            state = mover.http.post("/api/analysis/position", json={"variant": "vanguard", "moves": moves}).json()
+            _, tails = sorted(state["legal"].items())[i % len(state["legal"])]
+            moves.append(tails[0]["move"])
+        results.append(200 if len(moves) == 20 else 0)
+        engine.join()
+
+    worst = stall_under(server, attack)
+    assert set(results) == {200}, results
+    assert min(worst) < STALL_MS, worst

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from superchess.server.store import Store
 
 from .util import http_state, new_match, ok, recv_state, register
 
@@ -63,7 +62,7 @@ def test_websocket_without_any_cookie_is_a_watcher(server):
         assert recv_state(ws)["state"]["you"] is None
 
 
-def test_register_stores_an_argon2id_hash_and_logs_in(server, data_dir):
+def test_register_stores_an_argon2id_hash_and_logs_in(server):
     b = server.browser()
     guest = ok(b.get("/api/me"))
     r = b.post("/api/register", json={"name": "alice_1", "password": "s3cret-pass"})
@@ -71,7 +70,7 @@ def test_register_stores_an_argon2id_hash_and_logs_in(server, data_dir):
     assert me["name"] == "alice_1" and me["account"] is True and me["id"] != guest["id"]
     assert "sc_session=" in r.headers["set-cookie"] and "httponly" in r.headers["set-cookie"].lower()
     assert ok(b.get("/api/me")) == me
-    reader = Store.in_folder(data_dir)  # what is really on disk
+    reader = server.reader()  # what is really stored
     try:
         stored = reader.player_by_name("alice_1").password_hash
     finally:
@@ -165,11 +164,12 @@ def test_colour_is_per_player_and_validated(server):
         r = m.p1.put("/api/me/colour", json={"colour": bad})
         assert r.status_code in (400, 422), bad
     assert ok(m.p1.get("/api/me"))["colour"] == "#a0b1c2"
-    assert m.state(m.p1)["colours"] == {"own": "#a0b1c2"}
-    assert m.state(m.p2)["colours"] == {"own": None}
-    assert m.state(server.browser())["colours"] == {"own": None}
+    defaults = ["#d03030", "#3060d0"]  # a preference is not the game's colour until set there (set_colour)
+    assert m.state(m.p1)["colours"] == {"own": "#a0b1c2", "sides": defaults}
+    assert m.state(m.p2)["colours"] == {"own": None, "sides": defaults}
+    assert m.state(server.browser())["colours"] == {"own": None, "sides": defaults}
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as ws:
-        assert recv_state(ws)["state"]["colours"] == {"own": "#a0b1c2"}
+        assert recv_state(ws)["state"]["colours"] == {"own": "#a0b1c2", "sides": defaults}
 
 
 # -- names are data, never markup -------------------------------------------------------------------

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from superchess.rules import Board
 from superchess.rules.game.record import Game
+from superchess.server import variants
 
-from ..rules.test_intergrid_board import board
-from .util import act, computer_game, move, new_match, ok, recv_error, recv_state, sync, wait_for
+from ..rules.intergrid.helpers import board
+from .util import act, computer_game, legal, move, new_match, ok, recv_error, recv_state, sync, wait_for
 
 # intergrid I6: White's point Knight E2-C1 encloses the pawn b2 and the Bishop b1 (two captures)
 I6 = {"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r", "h8": "k", "h5": "K"}
@@ -18,16 +19,13 @@ def test_intergrid_is_offered_with_its_layout(server):
     b = server.browser()
     option = {v["name"]: v for v in ok(b.get("/api/options"))["variants"]}["intergrid"]
     assert option["multi_move"] and not option["reprogrammable"] and not option["setups"]
+    assert not option["named_pieces"]  # its pieces are drawn by letter: no /pieces to ask for
     layout = ok(b.get("/api/variants/intergrid/layout"))
     shapes = [c["shape"] for c in layout["cells"]]
     assert (shapes.count("square"), shapes.count("point")) == (64, 81)  # intergrid R1
     cells = {c["name"]: c for c in layout["cells"]}
     assert (cells["a1"]["x"], cells["a1"]["y"]) == (0.5, 0.5) and (cells["I8"]["x"], cells["I8"]["y"]) == (8, 8)
     assert cells["E4"]["size"] < cells["e4"]["size"]
-
-
-def legal(state: dict) -> dict[str, dict]:
-    return {m["move"]: m for ms in state["legal"].values() for m in ms}
 
 
 def test_a_two_part_turn_with_an_enclosure_then_a_restart_mid_turn(server, restart):
@@ -88,9 +86,13 @@ def test_a_game_ends_in_checkmate_when_the_turn_ends(server):
         assert final["reason"] == "Checkmate — Player 1 wins" and final["legal"] == {}
         w2.send_json({"type": "move", "move": "a8a7"})
         assert recv_error(w2) == "the game is not in progress"
-    record = m.p1.get(f"/api/games/{m.id}/record")
-    assert record.status_code == 200 and "\n1. c7b7 1-0" in record.text, record.text  # a turn is its moves
+    record = m.p1.get(f"/api/games/{m.id}/record")  # readable: a turn on one line, its mark at its end
+    assert record.status_code == 200 and "\n1. Qb7# 1-0" in record.text, record.text
     assert Game.parse(record.text).board.is_checkmate()  # the record reads back to the same mate
+    machine = m.p1.get(f"/api/games/{m.id}/record?notation=coordinates")
+    assert "\n1. c7b7 1-0" in machine.text, machine.text  # a turn is its moves
+    assert Game.parse(machine.text).board.is_checkmate()
+    assert m.p1.get(f"/api/games/{m.id}/record?notation=nonsense").status_code == 400
 
 
 def test_the_computer_plays_whole_turns(server, threads):
@@ -107,3 +109,12 @@ def test_the_computer_plays_whole_turns(server, threads):
     for text in s["moves"]:
         replay.push_text(text)  # every stored move legal by the rules
     assert replay.turn == 0 and replay.moves_in_turn == 0 and s["legal"]
+
+
+def test_every_variant_lists_its_pieces_one_per_letter(server):
+    """The board page asks every variant for its pieces (InterGrid's were a 404)."""
+    b = server.browser()
+    for name in variants.names():
+        pieces = b.get(f"/api/variants/{name}/pieces").json()["pieces"]
+        letters = [p["letter"] for p in pieces]
+        assert len(letters) == len(set(letters)) and "K" in letters, name

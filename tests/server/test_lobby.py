@@ -35,6 +35,7 @@ def seek_ids(browser) -> list[str]:
     return [x["id"] for x in ok(browser.get("/api/seeks"))["seeks"]]
 
 
+@pytest.mark.postgresql
 def test_a_seek_appears_on_every_lobby_and_accepting_it_starts_the_game_for_both(server):
     alice, bob, carol = account(server, "alice"), account(server, "bob"), server.browser()
     with bob.websocket_connect("/ws/lobby") as watch_bob, carol.websocket_connect("/ws/lobby") as watch_carol, \
@@ -139,6 +140,7 @@ def test_two_tabs_of_one_player_never_pair(server):
     assert sorted(seek_ids(alice)) == sorted([seek["id"], pool["seek"]["id"]])
 
 
+@pytest.mark.postgresql
 def test_a_seek_accepted_twice_at_once_makes_exactly_one_game(server):
     alice, bob, carol = account(server, "alice"), account(server, "bob"), account(server, "carol")
     seek_id = ok(alice.post("/api/seeks", json=SEEK))["id"]
@@ -189,6 +191,7 @@ def test_at_most_five_open_seeks_and_a_flood_of_creations_is_throttled(server, c
     ok(alice.post("/api/seeks", json=SEEK))
 
 
+@pytest.mark.postgresql
 def test_cancelling_a_seek(server):
     alice, bob = account(server, "alice"), account(server, "bob")
     seek = ok(alice.post("/api/seeks", json=SEEK))
@@ -295,6 +298,7 @@ def test_the_pools_are_data_with_the_issues_grid(server):
     assert r.status_code == 404 and "no quick pairing pool" in r.json()["detail"]
 
 
+@pytest.mark.postgresql
 def test_joining_a_pool_pairs_with_the_closest_rated_waiting_player(server):
     lobby = server.app.state.services.lobby
     waiting = {}

@@ -19,7 +19,7 @@ def test_options_list_the_variants_and_the_r18_time_controls(server):
     variants = {v["name"]: v for v in opts["variants"]}
     assert variants["super16"] == {"name": "super16", "title": "Super Chess 16x16", "files": 16, "ranks": 16,
                                    "reprogrammable": True, "holdings": False, "setups": False,
-                                   "multi_move": False}
+                                   "multi_move": False, "named_pieces": True}
     assert variants["chess"]["files"] == 8 and not variants["chess"]["reprogrammable"]
     assert variants["superchess"]["holdings"] and variants["superchess"]["setups"]
     assert opts["levels"] == list(range(1, 9))

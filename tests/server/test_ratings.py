@@ -14,7 +14,8 @@ from superchess.server.glicko2 import Rating, Result, rate
 from superchess.server.ratings import Pool
 from superchess.server.store import RatingRow
 
-from .util import http_state, ok, recv, recv_state, register
+from .util import http_state, ok, rated_game, recv, recv_state, register
+
 
 
 def test_speed_classes_follow_the_estimated_length_of_the_time_control():
@@ -23,19 +24,6 @@ def test_speed_classes_follow_the_estimated_length_of_the_time_control():
     assert {tc: TIME_CONTROLS[tc].speed for tc in TIME_CONTROLS} == {
         "bullet-1+0": "bullet", "blitz-3+2": "blitz", "blitz-5+0": "blitz", "rapid-10+5": "rapid",
         "rapid-15+10": "rapid", "classical-30+30": "classical", "daily": "daily"}
-
-
-def rated_game(server, names=("alice", "bob"), **settings) -> tuple:
-    """A rated game between two new accounts, met through a seek: (game id, Player 1's browser,
-    Player 2's browser)."""
-    creator, acceptor = server.browser(), server.browser()
-    register(creator, names[0])
-    register(acceptor, names[1])
-    seek = ok(creator.post("/api/seeks", json={"variant": "chess", "time_control": "blitz-3+2", "rated": True,
-                                               **settings}))
-    game = ok(acceptor.post(f"/api/seeks/{seek['id']}/accept"))["game_id"]
-    side = settings.get("creator_side", 0)
-    return (game, creator, acceptor) if side == 0 else (game, acceptor, creator)
 
 
 def ratings_table(server) -> list:
@@ -70,11 +58,12 @@ def test_a_rated_game_moves_both_ratings_by_glicko2_and_both_players_see_the_cha
     assert rows[0][3] == pytest.approx(loser.rating) and rows[1][4] == pytest.approx(winner.deviation)
 
 
-def test_the_next_game_starts_from_the_new_ratings_and_a_rating_becomes_established(server):
+def test_the_next_game_starts_from_the_new_ratings_and_a_rating_becomes_established(server, clock):
     """Provisional while the deviation is above 110: after enough games it is not."""
     game, p1, p2 = rated_game(server)
     after = resign(p1, game)["state"]["ratings"]
     for n in range(13):
+        clock.advance(60_000)  # the history is in time order (games ending in one millisecond have none)
         seek = ok(p1.post("/api/seeks", json={"variant": "chess", "time_control": "blitz-3+2", "rated": True}))
         game = ok(p2.post(f"/api/seeks/{seek['id']}/accept"))["game_id"]
         state = http_state(p1, game)
@@ -146,7 +135,7 @@ def test_a_game_is_rated_in_the_transaction_of_its_end_once_also_across_a_restar
     state = http_state(p1, game)
     assert state["status"] == "finished" and state["ratings"][1]["change"]["diff"] > 0
     row = server.store.game(game)
-    assert server.store.save_games([(row, None, Pool("chess", "blitz"))]) == {}  # saved again: not rated again
+    assert server.store.save_games([(row, None, Pool("chess", "blitz"))]).changes == {}  # saved again: not rated again
     assert ratings_table(server) == rated
 
 

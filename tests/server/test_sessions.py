@@ -16,6 +16,8 @@ from superchess.server.store import (ACCOUNT_SESSION_MS, DAY_MS, GUEST_SESSION_M
 
 from .util import Server, new_match, ok, register
 
+pytestmark = pytest.mark.postgresql  # these run on PostgreSQL too (tests/server/conftest.py)
+
 NOBODY = {"id": None, "name": None, "account": False, "colour": None}
 
 

@@ -12,9 +12,9 @@ from superchess.rules import Board
 from superchess.rules.tiling import board as tiling_board
 from superchess.server.ai import AIPlayers
 
-from ..engine.test_tiling_search import DEAD_END
-from ..rules.test_tiling_board import board
-from .util import act, computer_game, http_state, move, new_match, ok, recv_error, recv_state, sync, wait_for
+from ..rules.tiling.helpers import DEAD_END, board
+from .util import (act, computer_game, http_state, legal, move, new_match, ok, recv_error, recv_state, sync,
+                   wait_for)
 
 # tiling T10 with T6's Black pieces: c7c6 completes the Wazir unit c5-d6, whose aggregate (a Rook,
 # R6) then runs to c11-d12 capturing the Ferz c11 and the Knight d12; Black has a Wazir on r10.
@@ -24,10 +24,6 @@ PIECES = {"c5": "W", "d5": "W", "d6": "W", "c7": "W", "c11": "f", "d12": "n", "r
 def ok_text(response) -> str:
     assert response.status_code == 200, response.text
     return response.text
-
-
-def legal(state: dict) -> dict[str, dict]:
-    return {m["move"]: m for ms in state["legal"].values() for m in ms}
 
 
 def test_tilingrider_is_offered_with_units_tiles_and_the_giant_king(server):
@@ -79,7 +75,9 @@ def test_a_turn_with_a_retraction_and_an_aggregate_move_is_private_until_it_ends
         assert seen["state"]["fen"] == fen and seen["state"]["aggregates"] == []
         assert http_state(m.p2, m.id)["pieces"] == s2["pieces"] and http_state(m.p1, m.id)["turn_moves"] == 1
         assert http_state(server.browser(), m.id)["pieces"] == s2["pieces"]  # nor do watchers
-        assert "c7c6" not in ok_text(m.p2.get(f"/api/games/{m.id}/record"))  # nor does the record tell
+        assert "c7c6" not in ok_text(m.p2.get(f"/api/games/{m.id}/record?notation=coordinates"))  # nor does the
+        assert "1. " not in ok_text(m.p2.get(f"/api/games/{m.id}/record"))  # record tell, in either form
+        assert seen["state"]["notation"] == [] and len(own["notation"]) == 1
         w2.send_json({"type": "retract"})
         assert recv_error(w2) == "it is not your turn"
 

@@ -6,14 +6,8 @@ from __future__ import annotations
 
 from superchess.rules import Board
 
-from ..rules.test_vanguard import fen_of
-from .test_intergrid import legal
-from .util import act, computer_game, move, new_match, ok, recv_error, recv_state, sync, wait_for
-
-# vanguard V6's Berserker (b2, double capture of c3 and d4) with a White Wizard (f1) beside a friend
-# (e2) and a Black Wizard (h15) with a friend on i16 (R7 swaps)
-SETUP = {"p1": "K", "p16": "k", "b2": "E", "c3": "n", "d4": "p", "f1": "W", "e2": "P",
-         "h15": "w", "i16": "q"}
+from ..rules.diagram.helpers import BERSERKER_AND_WIZARDS, fen_of
+from .util import act, computer_game, legal, move, new_match, ok, recv_error, recv_state, sync, wait_for
 
 
 def test_vanguard_is_offered_with_its_board(server):
@@ -29,7 +23,7 @@ def test_vanguard_is_offered_with_its_board(server):
 
 
 def test_double_capture_and_swap_over_websockets_then_a_restart(server, restart):
-    fen = fen_of(SETUP)
+    fen = fen_of(BERSERKER_AND_WIZARDS)
     m = new_match(server, variant="vanguard", fen=fen, time_control="blitz-3+2")
     with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
         s1 = recv_state(w1)["state"]

@@ -114,7 +114,7 @@ def test_a_watcher_sees_every_change_as_a_watcher(server):
             server.browser().websocket_connect(url(m)) as wv:
         recv_state(w1), recv_state(w2)
         first = recv_state(wv)["state"]
-        assert first["you"] is None and first["legal"] == {} and first["colours"] == {"own": None}
+        assert first["you"] is None and first["legal"] == {} and first["colours"] == {"own": None, "sides": ["#d03030", "#3060d0"]}
         assert not first["can_abort"] and not first["can_claim_draw"] and first["invite_url"] is None
         for ws, other, text in [(w1, w2, "h2h4"), (w2, w1, "h15h13")]:
             ws.send_json({"type": "move", "move": text})

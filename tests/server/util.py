@@ -9,7 +9,12 @@ from pathlib import Path
 import anyio
 from fastapi.testclient import TestClient
 
+import sqlalchemy as sa
+from alembic import command
+
+from superchess.server import schema
 from superchess.server.app import create_app
+from superchess.server.store import Store
 
 START = 1_700_000_000_000  # a plausible epoch in ms, so "deadline" values look real
 
@@ -52,6 +57,10 @@ class Server:
         self._browsers.append(c)
         return c
 
+    def reader(self) -> Store:
+        """Another store on this server's database: what is really stored (close its engine after)."""
+        return Store(self.store.engine.url.render_as_string(hide_password=False))
+
     def call(self, fn, *args):
         """Run an async function on the app's event loop."""
         return self._main.portal.call(fn, *args)
@@ -68,6 +77,19 @@ class Server:
             b.close()
         self._main.__exit__(None, None, None)
         self.store.engine.dispose()
+
+
+def before_migrations(engine: sa.Engine) -> None:
+    """Make the database as the version before migrations left it: the baseline revision's schema,
+    without `alembic_version`."""
+    with engine.begin() as conn:
+        config = schema.config()
+        config.attributes["connection"] = conn
+        command.downgrade(config, BASELINE)
+        conn.execute(sa.text("DROP TABLE alembic_version"))
+
+
+BASELINE = "0001"
 
 
 # -- HTTP helpers ---------------------------------------------------------------------------------
@@ -123,17 +145,32 @@ def legal_moves(state: dict) -> dict[str, list[str]]:
     return {o: [o + m if isinstance(m, str) else m["move"] for m in ms] for o, ms in state["legal"].items()}
 
 
+def legal(state: dict) -> dict[str, dict]:
+    """The state's legal moves by move text, each as the server sends it (with its `via` and
+    `captures`), for variants whose every move is sent as an object."""
+    return {m["move"]: m for ms in state["legal"].values() for m in ms}
+
+
 # -- websocket helpers ----------------------------------------------------------------------------
-def recv(ws, timeout: float = 5.0) -> dict:
-    """The next message from the server, failing (instead of hanging) after `timeout` seconds."""
+#: what a game's socket says of the page around the game (docs/protocol.md, "The game page's
+#: extras"): skipped by `recv` unless asked for
+PAGE_MESSAGES = ("spectators",)
+
+
+def recv(ws, timeout: float = 5.0, skip: tuple[str, ...] = PAGE_MESSAGES) -> dict:
+    """The next message from the server (but those of the types `skip`), failing (instead of hanging)
+    after `timeout` seconds."""
 
     async def get():
         with anyio.fail_after(timeout):
             return await ws._send_rx.receive()
 
-    message = ws.portal.call(get)
-    ws._raise_on_close(message)
-    return json.loads(message["text"])
+    while True:
+        message = ws.portal.call(get)
+        ws._raise_on_close(message)
+        data = json.loads(message["text"])
+        if data.get("type") not in skip:
+            return data
 
 
 def recv_state(ws) -> dict:
@@ -187,3 +224,16 @@ def computer_game(server, **body) -> tuple:
     human = server.browser()
     created = ok(human.post("/api/matches/computer", json=body))
     return human, created["game_id"]
+
+
+def rated_game(server, names=("alice", "bob"), **settings) -> tuple:
+    """A rated game between two new accounts, met through a seek: (game id, Player 1's browser,
+    Player 2's browser)."""
+    creator, acceptor = server.browser(), server.browser()
+    register(creator, names[0])
+    register(acceptor, names[1])
+    seek = ok(creator.post("/api/seeks", json={"variant": "chess", "time_control": "blitz-3+2", "rated": True,
+                                               **settings}))
+    game = ok(acceptor.post(f"/api/seeks/{seek['id']}/accept"))["game_id"]
+    side = settings.get("creator_side", 0)
+    return (game, creator, acceptor) if side == 0 else (game, acceptor, creator)

@@ -105,6 +105,18 @@ def two_players(browser, server):
     assert not problems, problems
 
 
+@pytest.fixture()
+def desktop(browser):
+    """One page in a 1366 x 768 window; the test fails if it violates the CSP or throws."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    problems: list[str] = []
+    watch_for_page_errors(page, problems)
+    yield page
+    context.close()
+    assert not problems, problems
+
+
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

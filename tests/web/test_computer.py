@@ -7,8 +7,8 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
+from .helpers import FIRST_REPLY_MS, play_the_computer
 
-FIRST_REPLY_MS = 60_000   # the worker process is spawned (and the engine loaded) on first use
 REPLY_MS = 30_000
 
 
@@ -26,7 +26,7 @@ def expect_reply(page, server, game_id, ply, timeout):
     """Waits for the computer's move number `ply` (0-based) in the move list; checks the board shows
     it; returns the move."""
     expect(page.locator(f'#moves [data-ply="{ply}"]')).to_have_count(1, timeout=timeout)
-    move = page.text_content(f'#moves [data-ply="{ply}"]')
+    move = page.get_attribute(f'#moves [data-ply="{ply}"]', "data-move")
     frm, to = move[:2], move[2:4]
     assert re.fullmatch(r"[a-h][1-8][a-h][1-8][a-z]?", move), move
     square = page.locator(f'#board [data-square="{to}"]')
@@ -52,11 +52,7 @@ def test_play_the_computer_at_level_one(two_players, server):
     page.fill("#computer-setup-seed", "robot")
     expect(page.locator("#computer-setup")).to_have_attribute("data-preview", "ok")
     fen = page.text_content("#computer-setup-fen")
-    page.select_option("#level", "1")
-    page.select_option("#computer-side", "0")
-    page.click("#play-computer")
-    page.wait_for_url(re.compile(r"/game/"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = play_the_computer(page, level=1, side=0)
     expect(page.locator("#status")).to_have_attribute("data-status", "active")
     expect(page.locator("#name-1")).to_have_text("Computer level 1")
     st = api_state(page, server, game_id)
@@ -65,7 +61,7 @@ def test_play_the_computer_at_level_one(two_players, server):
     expect(page.locator("#holdings-0 .held")).not_to_have_count(0)
 
     click_move(page, "e2", "e4")
-    expect(page.locator('#moves [data-ply="0"]')).to_have_text("e2e4")
+    expect(page.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "e2e4")
     first = expect_reply(page, server, game_id, 1, FIRST_REPLY_MS)
 
     # the second move: d2d4 when it is legal (it always is after 1 e4 in these set-ups), else any
@@ -73,9 +69,9 @@ def test_play_the_computer_at_level_one(two_players, server):
     frm, to = ("d2", "d4") if "d4" in legal.get("d2", []) else \
         next((o, re.match(r"[a-z]+[0-9]+", ms[0])[0]) for o, ms in legal.items() if ms)
     click_move(page, frm, to)
-    expect(page.locator('#moves [data-ply="2"]')).to_have_text(f"{frm}{to}")
+    expect(page.locator('#moves [data-ply="2"]')).to_have_attribute("data-move", f"{frm}{to}")
     second = expect_reply(page, server, game_id, 3, REPLY_MS)
-    assert page.eval_on_selector_all("#moves .ply[data-ply]", "es => es.map(e => e.textContent)") == \
+    assert page.eval_on_selector_all("#moves .ply[data-ply]", "es => es.map(e => e.dataset.move)") == \
         ["e2e4", first, f"{frm}{to}", second]
     expect(page.locator("#status")).to_have_text(re.compile("Your move"))
     screenshot(page, "computer-level-1")
@@ -87,14 +83,10 @@ def test_the_computer_moves_first_when_it_is_player_one(two_players, server):
     expect(page.locator('#computer-variant option[value="chess"]')).to_have_count(1)
     page.select_option("#computer-variant", "chess")
     expect(page.locator("#computer-setup")).to_be_hidden()       # no generated set-ups for chess
-    page.select_option("#level", "1")
-    page.select_option("#computer-side", "1")
-    page.click("#play-computer")
-    page.wait_for_url(re.compile(r"/game/"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = play_the_computer(page, level=1, side=1)
     expect(page.locator("#name-0")).to_have_text("Computer level 1")
     expect(page.locator('#moves [data-ply="0"]')).to_have_count(1, timeout=FIRST_REPLY_MS)
-    move = page.text_content('#moves [data-ply="0"]')
+    move = page.get_attribute('#moves [data-ply="0"]', "data-move")
     expect(page.locator(f'#board [data-square="{move[2:4]}"]')).to_have_attribute("data-side", "0")
     assert page.get_attribute("#board", "data-flipped") == "true"   # Player 2's view
     st = api_state(page, server, game_id)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.rules.test_intergrid_board import board
+from tests.rules.intergrid.helpers import board
 
 from .conftest import screenshot
-from .test_play import play, start_match, state
+from .helpers import play, start_match, state
 
 # intergrid I6: White's point Knight E2-C1 encloses the pawn b2 and the Bishop b1 (two captures)
 I6 = {"E2": "N", "B0": "Q", "B2": "P", "b2": "p", "b1": "b", "a1": "r", "h8": "k", "h5": "K"}

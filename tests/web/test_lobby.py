@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .test_play import play
+from .helpers import play
 
 
 def register(page, server, name: str) -> None:

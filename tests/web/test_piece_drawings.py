@@ -11,8 +11,8 @@ import itertools
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, screenshot, watch_for_page_errors
-from .test_play import start_match
+from .conftest import ARTIFACTS, screenshot
+from .helpers import start_match
 
 SIZES = (42, 23)                          # desktop and phone (16 x 16 at 390 px) squares
 COLOURS = ("#d03030", "#3060d0")          # the default pair
@@ -96,18 +96,13 @@ def different_share(a: list[int], b: list[int]) -> float:
 
 
 @pytest.fixture()
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    problems: list[str] = []
-    watch_for_page_errors(page, problems)
-    page.goto(server.url + "/")
-    yield page
-    context.close()
-    assert not problems, problems
+def page(desktop, server):
+    desktop.goto(server.url + "/")
+    return desktop
 
 
-@pytest.mark.parametrize("variant,letters", [("vanguard", VANGUARD), ("superchess", "KQRBNP" + SUPERCHESS)])
+@pytest.mark.parametrize("variant,letters", [("vanguard", VANGUARD), ("superchess", "KQRBNP" + SUPERCHESS),
+                                             ("capablanca", "KQCARBNP")])
 def test_every_piece_has_its_own_drawing_at_board_sizes(page, variant, letters):
     for size, fill in itertools.product(SIZES, COLOURS):
         drawn = drawings(page, variant, letters, size, fill)

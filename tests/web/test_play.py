@@ -1,53 +1,12 @@
 """Two people, two browser contexts, from the invitation to a finished game, by clicking."""
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import expect
 
 from tests.rules.helpers import make_fen
 
 from .conftest import screenshot
-
-
-def start_match(pages, server, variant="super16", time_control="blitz-3+2", fen=None):
-    """Player A creates a match on the home page, player B accepts through the invitation link;
-    both end up on the game page."""
-    a, b = pages
-    a.goto(server.url + "/")
-    expect(a.locator(f'#variant option[value="{variant}"]')).to_have_count(1)
-    a.select_option("#variant", variant)
-    a.select_option("#time-control", time_control)
-    if fen:
-        a.fill("#fen", fen)
-    a.click("#create")
-    link = a.locator("#invite-link")
-    expect(link).to_be_visible()
-    href = link.get_attribute("href")
-    assert re.search(r"/invite/[\w-]{30,}$", href), href
-    b.goto(server.url + href if href.startswith("/") else href)
-    b.click("#accept")
-    b.wait_for_url(re.compile(r"/game/"))
-    a.click("#game-link")
-    a.wait_for_url(re.compile(r"/game/"))
-    for p in pages:
-        expect(p.locator("#board [data-square]").first).to_be_attached()
-    game_id = a.url.rsplit("/", 1)[1]
-    return game_id
-
-
-def play(page, other, frm, to, ply, promotion=None):
-    """Click a move on `page` and wait until both pages show it as ply number `ply` (0-based)."""
-    page.click(f'#board [data-square="{frm}"]')
-    page.click(f'#board [data-square="{to}"]')
-    if promotion:
-        page.click(f'#promotion [data-promotion="{promotion}"]')
-    for p in (page, other):
-        expect(p.locator(f'#moves [data-ply="{ply}"]')).to_have_count(1)
-
-
-def state(page, game_id):
-    return page.context.request.get(f"{page.url.split('/game/')[0]}/api/games/{game_id}").json()
+from .helpers import play, start_match, state
 
 
 def test_checkmate_from_a_position_a_few_moves_before_mate(two_players, server):
@@ -87,7 +46,7 @@ def test_promotion_through_the_picker(two_players, server):
     a.click('#board [data-square="c16"]')
     expect(a.locator("#promotion")).to_be_visible()
     a.click('#promotion [data-promotion="u"]')
-    expect(b.locator('#moves [data-ply="0"]')).to_have_text("c15c16u")
+    expect(b.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "c15c16u")
     assert state(b, game_id)["pieces"]["c16"] == "U"
     screenshot(a, "promotion")
 
@@ -122,21 +81,20 @@ def _fill(page, square):
                                  "g => [...g.querySelectorAll('[fill]')].map(e => e.getAttribute('fill'))[0]")
 
 
-def test_colours_are_per_player_and_remembered_and_watchers_cannot_act(two_players, server, browser):
+def test_colours_are_the_games_seen_by_everyone_remembered_and_watchers_cannot_act(two_players, server, browser):
     a, b = two_players
     game_id = start_match(two_players, server)
     assert _fill(a, "i1").lower() == "#d03030" and _fill(b, "i16").lower() == "#3060d0"  # defaults
     a.fill("#colour", "#11aa44")
     a.dispatch_event("#colour", "change")
-    expect(a.locator('#board [data-square="i1"] .piece-art [fill="#11aa44"]').first).to_be_attached()
-    b.reload()
-    expect(b.locator("#board [data-square]").first).to_be_attached()
-    assert _fill(b, "i1").lower() == "#d03030"  # the opponent still sees Player 1 in red
+    green = '#board [data-square="i1"] .piece-art [fill="#11aa44"]'
+    expect(a.locator(green).first).to_be_attached()
+    expect(b.locator(green).first).to_be_attached()  # the opponent sees it at once
     a.reload()
-    expect(a.locator('#board [data-square="i1"] .piece-art [fill="#11aa44"]').first).to_be_attached()
+    expect(a.locator(green).first).to_be_attached()
     watcher = browser.new_context().new_page()
     watcher.goto(f"{server.url}/game/{game_id}")
-    expect(watcher.locator("#board [data-square]").first).to_be_attached()
+    expect(watcher.locator(green).first).to_be_attached()  # and so do watchers
     for button in ("#resign", "#offer-draw", "#abort"):
         expect(watcher.locator(button)).to_be_hidden()
     watcher.click('#board [data-square="h2"]')

@@ -11,8 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .test_play import play, state
-from .test_superchess import glyph, holdings, wait_for_names
+from .helpers import glyph, holdings, play, state, wait_for_names
 
 START = {"a1": "R", "b1": "N", "c1": "B", "d1": "Q", "e1": "K", "f1": "B", "g1": "N", "h1": "R"}
 
@@ -215,7 +214,7 @@ def test_a_whole_prelude_by_clicking_then_the_first_move(two_players, server, br
     # White makes the first move
     expect(a.locator("#status")).to_contain_text("Your move")
     play(a, b, "e2", "e4", 0)
-    expect(w.locator('#moves [data-ply="0"]')).to_have_text("e2e4")
+    expect(w.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "e2e4")
     assert state(a, game_id)["moves"] == ["e2e4"]
     screenshot(a, "prelude-first-move")
     watcher_ctx.close()

@@ -295,7 +295,7 @@ def test_symmetric_match_shows_the_proposal_and_both_sides_use_it(two_players, s
     a.click('#board [data-square="b1"]')
     assert squares(a, "#board .square.dest") == {"b4"}
     a.click('#board [data-square="b4"]')
-    expect(b.locator('#moves [data-ply="0"]')).to_have_text("b1b4")
+    expect(b.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "b1b4")
     b.click('#board [data-square="b16"]')
     assert squares(b, "#board .square.dest") == {"b13"}      # Player 2's program mirrored
 
@@ -365,7 +365,7 @@ def test_private_game_secret_rosters_set_up_play_and_reveal(two_players, server,
     assert squares(a, "#board .square.dest") == {"b4"}
     a.click('#board [data-square="b4"]')
     for p in (a, b):
-        expect(p.locator('#moves [data-ply="0"]')).to_have_text("b1b4")
+        expect(p.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "b1b4")
     assert api_state(a, server, game_id)["pieces"]["b4"] == "N"
     play(b, a, "b16", "c14", 1)                               # B's default Knight
     play(a, b, "b4", "b7", 2)

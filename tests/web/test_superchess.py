@@ -8,27 +8,11 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .test_play import play, start_match, state
+from .helpers import glyph, holdings, play, start_match, state, wait_for_names
 
 # the rules file writes E1's holdings in the order the pieces were replaced; the server writes them
 # in the variant's piece order
 E1_FEN = "rvbakser/pppppppp/8/8/8/8/PPPPPPPP/RVBAKSER[QBNNqbnn] w KQkq - 0 1"
-
-
-def holdings(page, side):
-    """{letter: count} as the page shows it in #holdings-{side}."""
-    return page.eval_on_selector_all(
-        f"#holdings-{side} .held[data-piece]",
-        "es => Object.fromEntries(es.map(e => [e.dataset.piece, Number(e.dataset.count)]))")
-
-
-def glyph(page, square, board="#board"):
-    return page.get_attribute(f'{board} [data-square="{square}"] .piece-art', "data-glyph")
-
-
-def wait_for_names(page):
-    """The variant's piece names are loaded (drawings by name)."""
-    expect(page.locator('#board[data-piece-set="superchess"]')).to_have_count(1)
 
 
 def test_captured_empress_enters_holdings_and_the_pawn_promotes_to_it(two_players, server):
@@ -60,7 +44,7 @@ def test_captured_empress_enters_holdings_and_the_pawn_promotes_to_it(two_player
     a.click('#board [data-square="b8"]')
     expect(a.locator("#promotion")).to_be_hidden()
     for p in (a, b):
-        expect(p.locator('#moves [data-ply="1"]')).to_have_text("b7b8e")
+        expect(p.locator('#moves [data-ply="1"]')).to_have_attribute("data-move", "b7b8e")
         expect(p.locator('#board [data-square="b8"][data-piece="E"]')).to_have_count(1)
         expect(p.locator("#holdings-0 .held")).to_have_count(0)
         assert glyph(p, "b8") == "rook-knight"
@@ -94,7 +78,7 @@ def test_the_picker_offers_exactly_the_held_types(two_players, server):
     screenshot(a, "superchess-promotion-picker")
     a.click('#promotion [data-promotion="n"]')
     for p in (a, b):
-        expect(p.locator('#moves [data-ply="1"]')).to_have_text("b7b8n")
+        expect(p.locator('#moves [data-ply="1"]')).to_have_attribute("data-move", "b7b8n")
         expect(p.locator('#board [data-square="b8"][data-piece="N"]')).to_have_count(1)
         expect(p.locator("#holdings-0 .held")).to_have_count(1)
         assert holdings(p, 0) == {"E": 1}

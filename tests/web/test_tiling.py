@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.rules.test_tiling_board import board
+from tests.rules.tiling.helpers import board
 
 from .conftest import screenshot
-from .test_play import start_match, state
+from .helpers import start_match, state
 
 # tiling T10 with T6's Black pieces: c7c6 completes the Wazir unit c5-d6, whose aggregate (a Rook)
 # can then run to c11-d12 taking the Ferz c11 and the Knight d12; Black has a Wazir on r10, White a

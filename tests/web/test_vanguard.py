@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.rules.test_vanguard import fen_of
-from tests.server.test_vanguard import SETUP
+from tests.rules.diagram.helpers import BERSERKER_AND_WIZARDS, fen_of
 
 from .conftest import screenshot
-from .test_play import play, start_match, state
+from .helpers import play, start_match, state
 
 
 def test_berserker_double_capture_and_wizard_swaps_by_clicking(two_players, server):
     a, b = two_players
     a.goto(server.url + "/")
     expect(a.locator('#computer-variant option[value="vanguard"]')).to_have_count(1)
-    game_id = start_match(two_players, server, variant="vanguard", fen=fen_of(SETUP))
+    game_id = start_match(two_players, server, variant="vanguard", fen=fen_of(BERSERKER_AND_WIZARDS))
     for p in (a, b):
         expect(p.locator("#board [data-square]")).to_have_count(256)  # vanguard 1.1: 16 x 16
         expect(p.locator('#board [data-square="b2"][data-piece="E"] .piece-art')).to_have_attribute("data-glyph", "berserker")

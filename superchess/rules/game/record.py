@@ -1,6 +1,8 @@
 """Game records: a game with its headers and result, exported and re-imported as PGN-style text.
 
-Moves are written in the project's move text, numbered in pairs; headers carry the variant, the
+Moves are written in the readable notation (docs/notation.md: a turn is one word, its moves joined
+by `,`) or in the project's machine move text (a turn is its moves as words), numbered in pairs; a
+record in either form (or both mixed) reads back to the same moves. Headers carry the variant, the
 start position when it is not the variant's array, the rosters when reprogrammed, the result and how
 the game ended.
 """
@@ -13,6 +15,7 @@ from ..core.outcome import Outcome, Termination
 from ..core.program import Roster
 from ..core.turns import END_TURN
 from ..registry import Board
+from . import notation
 
 _HEADER_RE = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -78,7 +81,8 @@ class Game:
         return self.outcome.result() if self.outcome else "*"
 
     # -- text -------------------------------------------------------------------------------
-    def export(self) -> str:
+    def export(self, readable: bool = False) -> str:
+        """The record as text: its moves in the readable notation, or (by default) in machine text."""
         b = self.board
         headers = dict(self.headers)
         headers["Variant"] = b.variant.name
@@ -95,7 +99,8 @@ class Game:
         lines = [f'[{k} "{_escape(headers[k])}"]' for k in order]
         words = []
         side, number = self._start
-        for turn in b.turn_texts():  # a multi-move turn is its moves, e.g. "e2e4 G1E2" (intergrid)
+        # a multi-move turn is its moves, e.g. "e2e4 G1E2", or one readable word "e4,NE2" (intergrid)
+        for turn in notation.readable_turns(b) if readable else b.turn_texts():
             if side == 0:
                 words.append(f"{number}.")
             elif not words:
@@ -140,13 +145,42 @@ class Game:
                     raise RecordError(f"result {tok} in the moves differs from the Result header {result}")
                 continue
             try:
-                game._play_in_turn(re.sub(r"^\d+\.+", "", tok))
+                game._play_word(re.sub(r"^\d+\.+", "", tok))
             except ValueError as e:
                 raise RecordError(f"move {len(game.board.move_stack) + 1}: {e}") from None
-        if game.board.moves_in_turn and END_TURN in {mv.text for mv in game.board.legal_moves}:
-            game.play(END_TURN)  # a record holds whole turns: the last one ends where the text does
+        game._end_turn()  # a record holds whole turns: the last one ends where the text does
         game._apply_result(result, termination)
         return game
+
+    def _play_word(self, word: str) -> None:
+        """Play a word of the movetext: a machine move text (a move of the turn, `_play_in_turn`), or
+        a whole turn in the readable notation (its moves joined by `,`)."""
+        if notation.TURN_SEPARATOR not in word and self._is_machine_text(word):
+            self._play_in_turn(word)
+            return
+        self._end_turn()
+        for text in word.split(notation.TURN_SEPARATOR):
+            self._require_running()
+            self.play(notation.read(self.board, text))
+        self._end_turn()
+
+    def _is_machine_text(self, text: str) -> bool:
+        """Is `text` the machine text of a legal move here, or of the next turn's once this one ends?"""
+        b = self.board
+        if text in {mv.text for mv in b.legal_moves}:
+            return True
+        if not b.moves_in_turn or END_TURN not in {mv.text for mv in b.legal_moves}:
+            return False
+        b.push_text(END_TURN)
+        try:
+            return text in {mv.text for mv in b.legal_moves}
+        finally:
+            b.pop()
+
+    def _end_turn(self) -> None:
+        """End the turn in progress, if any (where it may end)."""
+        if self.board.moves_in_turn and not self.outcome and END_TURN in {mv.text for mv in self.board.legal_moves}:
+            self.play(END_TURN)
 
     def _play_in_turn(self, text: str) -> None:
         """Play a recorded move; in a multi-move turn, a move that cannot continue the turn ends it

@@ -8,13 +8,13 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from ..accounts import SESSION_COOKIE, client_of, me
+from ..colours import COLOUR_RE
 from ..passwords import Busy
 from ..services import ServicesDep, VisitorDep
 from ..store import Store
 from ..throttle import refuse_if_throttled
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{3,20}\Z")
-COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
 
 router = APIRouter()
 

@@ -18,7 +18,8 @@ def variant_layout(variant: str) -> dict:
 
 @router.get("/api/variants/{variant}/pieces")
 def variant_pieces(variant: str) -> dict:
-    if not variants.named_pieces(variant):
+    """Every piece type of the variant, one entry per letter (InterGrid's two armies share theirs)."""
+    if not variants.known(variant):
         raise HTTPException(404, f"unknown variant {variant!r}")
     v = variants.variant_of(variant)
     return {"variant": v.name, "files": v.geometry.files, "ranks": v.geometry.ranks,

@@ -3,6 +3,7 @@ see it, and its record for download."""
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import PlainTextResponse
@@ -58,8 +59,47 @@ async def game_state(game_id: str, who: VisitorDep, s: ServicesDep) -> dict:
     return state
 
 
+@router.get("/api/games/{game_id}/positions/{moves}")
+async def game_position(game_id: str, moves: int, who: VisitorDep, s: ServicesDep) -> dict:
+    """The position after the first `moves` moves of the game as this visitor sees it (the replay)."""
+    g = await s.hub.load(game_id)
+    if g is None:
+        raise HTTPException(404, "no such game")
+    async with s.hub.locks[game_id]:
+        try:
+            return await s.offload.run(g.position, g.side_of(who.id), moves)
+        except ValueError as e:
+            raise HTTPException(400, str(e)) from None
+
+
+@router.get("/api/games/{game_id}/guide")
+async def game_guide(game_id: str, who: VisitorDep, s: ServicesDep) -> dict:
+    """The piece guide of the game as this visitor may see it (secret programs stay secret)."""
+    g = await s.hub.load(game_id)
+    if g is None:
+        raise HTTPException(404, "no such game")
+    async with s.hub.locks[game_id]:
+        return await s.offload.run(g.guide, g.side_of(who.id))
+
+
+@router.get("/api/games/{game_id}/reach/{square}")
+async def piece_reach(game_id: str, square: str, who: VisitorDep, s: ServicesDep) -> dict:
+    """Where the piece on `square` could move if it were its side's turn (the guide's hover)."""
+    g = await s.hub.load(game_id)
+    if g is None:
+        raise HTTPException(404, "no such game")
+    async with s.hub.locks[game_id]:
+        try:
+            return await s.offload.run(g.reach, g.side_of(who.id), square[:8])
+        except ValueError as e:
+            raise HTTPException(400, str(e)) from None
+
+
 @router.get("/api/games/{game_id}/record")
-async def game_record(game_id: str, s: ServicesDep) -> PlainTextResponse:
+async def game_record(game_id: str, s: ServicesDep,
+                      notation: Literal["readable", "coordinates"] = "readable") -> PlainTextResponse:
+    """The game's record: its moves in the readable notation, or with `?notation=coordinates` in the
+    machine move text (both read back by the importer)."""
     g = await s.hub.load(game_id)
     if g is None:
         raise HTTPException(404, "no such game")
@@ -73,11 +113,12 @@ async def game_record(game_id: str, s: ServicesDep) -> PlainTextResponse:
                    "Player2": g.names.get(g.row.player1_id) or "?",
                    "Date": time.strftime("%Y.%m.%d", time.gmtime(g.row.created_at / 1000)),
                    "TimeControl": g.tc.name}
-    return PlainTextResponse(await s.offload.run(_public_record, text, finished, headers), headers={
+    public = await s.offload.run(_public_record, text, finished, headers, notation == "readable")
+    return PlainTextResponse(public, headers={
         "Content-Disposition": f'attachment; filename="superchess-{game_id}.pgn"'})
 
 
-def _public_record(text: str, finished: int, headers: dict[str, str]) -> str:
+def _public_record(text: str, finished: int, headers: dict[str, str], readable: bool) -> str:
     """A game's record as anyone may download it: with the players' names, and without a drafted
     turn's unfinished part (tiling-rider R12: it is the mover's alone)."""
     record = Game.parse(text)
@@ -85,4 +126,4 @@ def _public_record(text: str, finished: int, headers: dict[str, str]) -> str:
         while len(record.board.move_stack) > finished:  # (reading it back may have ended the turn)
             record.board.pop()
     record.headers.update(headers)
-    return record.export()
+    return record.export(readable)

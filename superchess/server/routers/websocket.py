@@ -8,6 +8,7 @@ import json
 
 from fastapi import APIRouter, WebSocket
 
+from ..chat import ChatError
 from ..hub import Connection
 from ..live import ACTIONS, ActionError
 from ..services import Services, ServicesDep
@@ -105,6 +106,12 @@ async def _handle(s: Services, game_id: str, conn: Connection, text: str) -> str
         return error
     if data["type"] == "sync":
         conn.send(await s.hub.view(game_id, conn.player_id, as_message=True))
+        return None
+    if data["type"] == "chat":
+        try:
+            await s.hub.chat(game_id, conn, data.get("text"))
+        except (ChatError, LookupError) as e:
+            return str(e)
         return None
     if data["type"] not in ACTIONS:
         return f"unknown message type {data['type'][:40]!r}"

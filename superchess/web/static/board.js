@@ -111,6 +111,7 @@ export class BoardView {
     this.pending = null;        // a capturing move awaiting its confirming second click
     this.via = null;            // the intermediate square chosen after the piece (moves that pass one)
     this.press = null;          // a long-press candidate (onSquareRemove)
+    this.programmed = [new Set(), new Set()]; // per side, the letters of reprogrammed types (marked)
 
     container.classList.add('board');
     this.svg = svgEl('svg', { class: 'board-svg', role: 'img', 'aria-label': 'Board' });
@@ -737,6 +738,7 @@ export class BoardView {
       if (letter) {
         const side = sideOf(letter);
         classes.push('piece');
+        if (this.programmed[side] && this.programmed[side].has(letter.toUpperCase())) classes.push('programmed');
         g.setAttribute('data-piece', letter);
         g.setAttribute('data-side', String(side));
         if (!anchors.has(name)) { // a piece over several squares is drawn once, in the overlay
@@ -744,6 +746,9 @@ export class BoardView {
           art.setAttribute('transform', 'translate(5 5) scale(0.9)');
           g.appendChild(art);
         }
+      }
+      if (classes.includes('programmed')) { // a reprogrammed piece: a dot in the corner
+        g.appendChild(svgEl('circle', { class: 'hl-programmed', cx: S * 0.86, cy: S * 0.14, r: S * 0.1 }));
       }
       if (inBlock.has(name)) { // a square of a group's destination block: a click anywhere on it moves the group
         classes.push('group-dest');

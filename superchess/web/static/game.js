@@ -4,12 +4,18 @@
 
 import * as api from './api.js';
 import { BoardView } from './board.js';
-import { DEFAULT_COLOURS, DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
+import { DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.js';
+import { Chat, showSpectators } from './chat.js';
+import { GameColours } from './colours.js';
+import { Guide } from './guide.js';
+import { Premove } from './premove.js';
+import { Replay } from './replay.js';
+import { Sounds } from './sounds.js';
 import { openStore } from './rosterstore.js';
 import { Socket } from './socket.js';
 import {
-  $, h, showMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
-  MODE_LABELS, modeName, pieceNames, pieceSetFor, rosterList, profileUrl, ratingText, ratingChangeText, formatSpan,
+  $, h, showMessage, clearMessage, copyText, sideLabel, nameOf, resultText, humanize, absoluteUrl, loadHeader,
+  MODE_LABELS, modeName, pieceNames, pieceSetFor, variantPieces, rosterList, profileUrl, ratingText, ratingChangeText, formatSpan,
 } from './ui.js';
 
 const gameId = (() => {
@@ -21,12 +27,12 @@ const gameId = (() => {
 let state = null;        // the latest state rendered
 let version = null;      // its version (null: not from the websocket yet)
 let clockBase = null;    // state.clock plus the offset server - local at reception
-let ownColour = null;    // a colour chosen on this page (overrides state.colours.own)
 let lastYou;             // `you` of the previous state: flip by default when it changes
 let syncedAtZero = null; // the version for which a sync was sent after a clock ran out
 let me = null;           // /api/me (for the saved rosters)
 let names = { ...PIECE_NAMES }; // piece letter -> name (the variant's names once loaded)
 let namesFor = null;     // the variant `names` were loaded for
+let reprogrammable = false; // the variant has piece programs (its pieces' entry says so)
 let pieceSet = DEFAULT_SET; // the variant's piece drawings (pieces.js), by name
 let setupRosters = null; // saved rosters offered in the set-up panel (null: not loaded yet)
 let setupLoading = null;
@@ -42,6 +48,18 @@ const prelude = {
 const TICK_MS = 100;
 
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
+// looking back through the moves (replay.js): the board shows a past position, the game goes on
+const replay = new Replay(gameId, () => { if (state) render(state, false); }, (text) => showMessage(text, 'error'));
+const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
+const sounds = new Sounds();
+const chat = new Chat((msg) => send(msg));
+// the guide's hover shows a piece's reach only on a live board at rest (in play or after it,
+// nothing selected, no premove under way); leaving it gives the board its own marks back
+const guide = new Guide(gameId, board,
+  () => Boolean(state) && state.status !== 'setup' && replay.live && !board.selected && premove.idle,
+  () => premove.redraw());
+const gameColours = new GameColours((msg) => send(msg), () => { if (state) render(state, false); });
+let lowTimeWarned = null; // the version whose low-time warning was sounded
 
 // ---- connection -------------------------------------------------------------------------
 
@@ -70,6 +88,7 @@ function onMessage(msg) {
   if (!msg || typeof msg !== 'object') return;
   if (msg.type === 'error') {
     showMessage(msg.message || 'The server refused that.', 'error');
+    gameColours.settle(); // a refused colour: back to the game's
     $('#submit-roster').disabled = false; // a refused roster can be changed and sent again
     if (prelude.pending) { // a refused prelude choice: choose again
       prelude.pending = false;
@@ -78,16 +97,32 @@ function onMessage(msg) {
     }
     return;
   }
+  if (msg.type === 'chat') { chat.receive(msg); return; }
+  if (msg.type === 'spectators') { showSpectators(msg.count); return; }
   if (msg.type !== 'state' || !msg.state) return;
   if (typeof msg.version === 'number' && typeof version === 'number' && msg.version < version) return;
   if (typeof msg.version === 'number') version = msg.version;
   if (msg.event) announce(msg.event, msg.state);
+  if (msg.event && msg.event.kind === 'colour') gameColours.settle();
   render(msg.state);
+  gameColours.onState(msg.state);
+}
+
+/** The sound of an event: a move (capture, check), the start, the end. */
+function soundOf(event, st) {
+  if (event.kind === 'start') return 'start';
+  if (event.kind === 'end') return 'end';
+  if (event.kind !== 'move') return null;
+  if (st.check) return 'check';
+  const lost = (s) => (s && Array.isArray(s.captured) ? s.captured.flat().length : 0);
+  return state && lost(st) > lost(state) ? 'capture' : 'move';
 }
 
 function announce(event, st) {
   const you = st.you;
   const player = you === 0 || you === 1;
+  const sound = soundOf(event, st);
+  if (sound) sounds.play(sound);
   switch (event.kind) {
     case 'draw_declined':
       if (player && event.side !== you) showMessage('Your draw offer was declined.', 'info', 6000);
@@ -111,6 +146,18 @@ function announce(event, st) {
       if (event.turn && !(player && event.side === you)) {
         showMessage(`${player ? 'Your opponent' : playerName(st, event.side)} played: ${event.turn.filter((m) => m !== 'end').join(' ')}`, 'info', 8000);
       }
+      break;
+    case 'end':
+      clearMessage(); // what was said during the game (a declined offer) is over with it
+      break;
+    case 'takeback_offer':
+      if (player && event.side !== you) showMessage('Your opponent asks to take back their last move.', 'info', 8000);
+      break;
+    case 'takeback_declined':
+      if (player && event.side !== you) showMessage('Your takeback request was declined.', 'info', 6000);
+      break;
+    case 'takeback':
+      showMessage(`Taken back: ${(event.moves || []).join(' ')}.`, 'info', 5000);
       break;
     case 'rematch_offer':
       if (player && event.side !== you) showMessage('Your opponent offers a rematch.', 'info', 8000);
@@ -141,12 +188,6 @@ function playerName(st, side) {
   return nameOf(p, st.status === 'waiting' ? 'Invited player' : sideLabel(side));
 }
 
-function coloursFor(st) {
-  const c = [...DEFAULT_COLOURS];
-  if (isPlayer(st)) c[st.you] = ownColour || (st.colours && st.colours.own) || DEFAULT_COLOURS[st.you];
-  return c;
-}
-
 function show(sel, visible) {
   const el = typeof sel === 'string' ? $(sel) : sel;
   if (el) el.hidden = !visible;
@@ -156,16 +197,20 @@ function show(sel, visible) {
 function render(st, fresh = true) {
   state = st;
   ensureNames(st);
-  const colours = coloursFor(st);
+  const colours = gameColours.of(st);
 
   if (st.you !== lastYou) {
     lastYou = st.you;
     board.flipped = st.you === 1;
     placeCards();
   }
+  replay.update(st);
+  const shown = replay.shown(st); // the live state, or the position looked back at
   board.colours = colours;
-  board.interactive = isPlayer(st);
-  board.setState(st);
+  // the reprogrammed types of each side whose program this viewer sees, marked on the board
+  board.programmed = [0, 1].map((s) => new Set(Object.keys((Array.isArray(st.rosters) && st.rosters[s]) || {})));
+  board.interactive = isPlayer(st) && replay.live;
+  board.setState(shown);
 
   const names = [playerName(st, 0), playerName(st, 1)];
   document.title = `${st.title || st.variant || 'Game'} — ${names[0]} vs ${names[1]} — Superchess`;
@@ -182,8 +227,8 @@ function render(st, fresh = true) {
     card.classList.toggle('to-move', (st.status === 'active' && st.turn === side)
       || (st.status === 'setup' && Boolean(st.prelude) && st.prelude.to_move === side));
     card.classList.toggle('is-you', st.you === side);
-    renderCaptured(side, st, colours);
-    renderHoldings(side, st, colours);
+    renderCaptured(side, shown, colours);
+    renderHoldings(side, shown, colours);
   }
 
   renderStatus(st);
@@ -195,12 +240,19 @@ function render(st, fresh = true) {
   renderPrelude(st);
   renderRosters(st);
   renderMoves(st);
-  $('#fen').value = st.fen || '';
+  renderReplay(st);
+  premove.sync(st, replay.live);
+  guide.update(st, colours, pieceSet);
+  chat.setViewer(isPlayer(st));
+  $('#fen').value = shown.fen || '';
   $('#download').href = api.recordUrl(st.id || gameId);
+  $('#analyse').href = `/analysis?game=${encodeURIComponent(st.id || gameId)}`;
+  $('#analyse').hidden = !['finished', 'aborted'].includes(st.status);
 
   const colourLabel = $('#colour-label');
   colourLabel.hidden = !isPlayer(st);
-  if (isPlayer(st) && document.activeElement !== $('#colour')) $('#colour').value = colours[st.you];
+  // the game's colour, unless one is being picked (a refused one goes back to the game's)
+  if (isPlayer(st) && !gameColours.preview) $('#colour').value = colours[st.you];
 
   if (fresh) onClock(st.clock);
 }
@@ -208,6 +260,7 @@ function render(st, fresh = true) {
 function renderStatus(st) {
   const el = $('#status');
   el.dataset.status = st.status || '';
+  el.dataset.check = st.status === 'active' && st.check ? String(st.turn) : '';
   const player = isPlayer(st);
   let text;
   switch (st.status) {
@@ -225,7 +278,10 @@ function renderStatus(st) {
         text = `Your turn continues: up to ${st.moves_left} more move${st.moves_left > 1 ? 's' : ''}`
           + `${st.can_end_turn ? ', or End turn' : ''}; Undo takes a move back.`;
       }
-      if (st.check) text += ' Check!';
+      if (st.check) { // the side to move is the one in check
+        if (player) text += st.turn === st.you ? ' You are in check!' : ` ${playerName(st, st.turn)} is in check.`;
+        else text += ` ${playerName(st, st.turn)} (${sideLabel(st.turn)}) is in check.`;
+      }
       if (st.draw_offer === 0 || st.draw_offer === 1) {
         if (player) text += st.draw_offer === st.you ? ' You offered a draw.' : ' Your opponent offers a draw.';
         else text += ` ${playerName(st, st.draw_offer)} offers a draw.`;
@@ -282,13 +338,23 @@ function renderActions(st) {
   show('#accept-draw', player && active && offeredToMe);
   show('#decline-draw', player && active && offeredToMe);
   show('#claim-draw', player && active && Boolean(st.can_claim_draw));
+  // a takeback (casual games of single-move variants): ask for one, or answer the opponent's
+  const takebacks = player && active && !st.rated && !Array.isArray(st.move_plies);
+  const askedByMe = takebacks && st.takeback_offer === st.you;
+  const askedOfMe = takebacks && st.takeback_offer === opp;
+  show('#takeback', takebacks && !askedOfMe && (st.moves || []).length > (st.turn === st.you ? 1 : 0));
+  $('#takeback').disabled = askedByMe;
+  $('#takeback').textContent = askedByMe ? 'Takeback asked' : 'Takeback';
+  show('#accept-takeback', askedOfMe);
+  show('#decline-takeback', askedOfMe);
   show('#abort', player && Boolean(st.can_abort));
   // a multi-move turn (InterGrid): after the square move, a point move or "End turn"
   show('#end-turn', player && active && st.turn === st.you && Boolean(st.can_end_turn));
   // a drafted turn (Tiling Rider, R12): the moves of the unfinished turn can be taken back
   show('#undo', player && active && st.turn === st.you && Boolean(st.drafted_turns) && st.turn_moves > 0);
   renderTurnInfo(st);
-  const any = ['#end-turn', '#undo', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort']
+  const any = ['#end-turn', '#undo', '#resign', '#offer-draw', '#accept-draw', '#decline-draw', '#claim-draw', '#abort',
+    '#takeback', '#accept-takeback', '#decline-takeback']
     .some((s) => !$(s).hidden);
   show('#actions', player && any);
 }
@@ -415,10 +481,17 @@ function renderMoves(st) {
   let row = null;
   // several moves in one turn (InterGrid): the server numbers each move's turn (`move_plies`)
   const plies = st.move_plies || null;
+  // the readable notation when the server sends it, else the move's coordinates
+  const notation = Array.isArray(st.notation) ? st.notation : [];
+  const current = replay.live ? null : replay.viewing - 1; // the move whose position is shown
+  const plyItem = (mv, i, more) => h('span', {
+    class: ['ply', more ? 'more' : '', i === moves.length - 1 ? 'last' : '', i === current ? 'current' : ''].filter(Boolean).join(' '),
+    'data-ply': String(i), 'data-move': mv, title: mv, text: notation[i] || mv,
+  });
   moves.forEach((mv, i) => {
     const ply = plies ? plies[i] : start + i;
     if (plies && i > 0 && plies[i - 1] === ply) {
-      row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply more last' : 'ply more', 'data-ply': String(i), text: mv }));
+      row.appendChild(plyItem(mv, i, true));
       return;
     }
     if (!row || ply % 2 === 0) {
@@ -426,13 +499,36 @@ function renderMoves(st) {
       if (ply % 2 === 1) row.appendChild(h('span', { class: 'ply empty', text: '…' }));
       rows.push(row);
     }
-    row.appendChild(h('span', { class: i === moves.length - 1 ? 'ply last' : 'ply', 'data-ply': String(i), text: mv }));
+    row.appendChild(plyItem(mv, i, false));
   });
   if (!rows.length) rows.push(h('div', { class: 'move-row none muted', text: 'No moves yet.' }));
-  const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
   el.setAttribute('role', 'list');
+  el.classList.toggle('replaying', !replay.live);
   el.replaceChildren(...rows);
-  if (atBottom || moves.length) el.scrollTop = el.scrollHeight;
+  const seen = current === null ? null : el.querySelector(`.ply[data-ply="${current}"]`);
+  if (seen) seen.scrollIntoView({ block: 'nearest' });
+  else if (replay.live) el.scrollTop = el.scrollHeight;
+}
+
+/** The replay bar: where the view is, and a way back to the live position (signalled when moves
+ * were played meanwhile). */
+function renderReplay(st) {
+  const total = (st.moves || []).length;
+  const at = replay.live ? total : replay.viewing;
+  $('#replay-first').disabled = at === 0;
+  $('#replay-prev').disabled = at === 0;
+  $('#replay-next').disabled = replay.live;
+  $('#replay-last').disabled = replay.live;
+  const info = $('#replay-info');
+  info.dataset.at = String(at);
+  info.textContent = replay.live ? '' : `Move ${at} of ${total}${at === 0 ? ' (start)' : ''}`;
+  const back = $('#replay-live');
+  back.hidden = replay.live;
+  back.classList.toggle('new-move', replay.missed > 0);
+  back.dataset.missed = String(replay.missed);
+  back.textContent = replay.missed > 0
+    ? `New move${replay.missed > 1 ? 's' : ''} (${replay.missed}) — back to live` : 'Back to live';
+  document.body.classList.toggle('replaying', !replay.live);
 }
 
 // ---- rosters (R13-R17) ------------------------------------------------------------------
@@ -451,6 +547,10 @@ function ensureNames(st) {
     board.setPieceSet(set);
     if (state) render(state, false);
   });
+  variantPieces(st.variant).then((v) => {
+    reprogrammable = Boolean(v && v.reprogrammable);
+    if (state) renderMode(state);
+  }).catch(() => {});
   pieceNames(st.variant).then((n) => {
     if (Object.keys(n).length) names = { ...PIECE_NAMES, ...n };
     if (state) renderRosters(state);
@@ -461,7 +561,7 @@ function ensureNames(st) {
 function renderMode(st) {
   const el = $('#mode');
   const mode = st.mode;
-  el.hidden = !mode;
+  el.hidden = !mode || (mode === 'default' && !reprogrammable); // "Default pieces" means nothing elsewhere
   el.dataset.mode = mode || '';
   el.textContent = mode ? `${modeName(mode)} ${mode === 'prelude' ? 'set-up' : 'pieces'}` : '';
   el.title = MODE_LABELS[mode] || '';
@@ -635,7 +735,7 @@ function renderPrelude(st) {
   const remaining = Array.isArray(p.remaining) ? p.remaining : [];
   if (mine && wing && !prelude.piece && remaining.length === 1) prelude.piece = remaining[0];
   if (prelude.piece && !remaining.includes(prelude.piece)) prelude.piece = null;
-  const colours = coloursFor(st);
+  const colours = gameColours.of(st);
   const free = (Array.isArray(p.free) ? p.free : []).map((sq) => preludeSquareOf(st, sq, mover ?? 0));
   const placed = (Array.isArray(p.placed) ? p.placed : []).map((sq) => preludeSquareOf(st, sq, 1));
   panel.dataset.expects = p.expects || '';
@@ -840,6 +940,10 @@ function updateClocks() {
     const ms = remainingMs(side);
     el.textContent = formatClock(ms);
     el.classList.toggle('low', ms !== null && ms < 10000);
+    if (running && side === state.you && c.timed !== false && ms !== null && ms < 10000 && ms > 0 && lowTimeWarned !== version) {
+      lowTimeWarned = version; // once a turn: your own time is running low
+      sounds.play('low');
+    }
     el.title = '';
     if (running && c.timed !== false && ms === 0 && state && syncedAtZero !== version) {
       // Our clock ran out: ask for the authoritative state once (the server decides).
@@ -914,6 +1018,22 @@ $('#accept-draw').addEventListener('click', () => send({ type: 'accept_draw' }))
 $('#decline-draw').addEventListener('click', () => send({ type: 'decline_draw' }));
 $('#claim-draw').addEventListener('click', () => send({ type: 'claim_draw' }));
 $('#abort').addEventListener('click', () => send({ type: 'abort' }));
+$('#takeback').addEventListener('click', () => send({ type: 'offer_takeback' }));
+$('#accept-takeback').addEventListener('click', () => send({ type: 'accept_takeback' }));
+$('#decline-takeback').addEventListener('click', () => send({ type: 'decline_takeback' }));
+
+function renderMute() {
+  const btn = $('#mute');
+  btn.setAttribute('aria-pressed', String(sounds.muted));
+  btn.textContent = sounds.muted ? 'Sound off' : 'Sound on';
+}
+$('#mute').addEventListener('click', () => { sounds.setMuted(!sounds.muted); renderMute(); });
+// phones: a magnified board (twice as large, scrolled inside its frame) so a tap hits its square
+$('#zoom').addEventListener('click', () => {
+  const zoomed = document.body.classList.toggle('zoomed');
+  $('#zoom').setAttribute('aria-pressed', String(zoomed));
+});
+renderMute();
 $('#rematch').addEventListener('click', () => send({ type: 'offer_rematch' }));
 $('#accept-rematch').addEventListener('click', () => send({ type: 'accept_rematch' }));
 $('#decline-rematch').addEventListener('click', () => send({ type: 'decline_rematch' }));
@@ -945,23 +1065,26 @@ $('#cancel-invite').addEventListener('click', async () => {
   }
 });
 
-const colourInput = $('#colour');
-colourInput.addEventListener('input', () => {
-  ownColour = colourInput.value;
-  if (state) render(state, false);
-});
-colourInput.addEventListener('change', async () => {
-  ownColour = colourInput.value;
-  if (state) render(state, false);
-  try {
-    await api.saveColour(colourInput.value);
-    showMessage('Colour saved.', 'ok', 2500);
-  } catch (err) {
-    showMessage(err.message, 'error');
-  }
-});
-
 $('#fen').addEventListener('focus', (e) => e.target.select());
+
+// ---- replay -----------------------------------------------------------------------------
+
+$('#moves').addEventListener('click', (e) => {
+  const ply = e.target.closest('.ply[data-ply]');
+  if (ply) replay.go(Number(ply.dataset.ply) + 1);
+});
+$('#replay-first').addEventListener('click', () => replay.go(0));
+$('#replay-prev').addEventListener('click', () => replay.step(-1));
+$('#replay-next').addEventListener('click', () => replay.step(1));
+$('#replay-last').addEventListener('click', () => replay.toLive());
+$('#replay-live').addEventListener('click', () => replay.toLive());
+document.addEventListener('keydown', (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, select, textarea, [contenteditable]')) return;
+  const keys = { ArrowLeft: () => replay.step(-1), ArrowRight: () => replay.step(1), Home: () => replay.go(0), End: () => replay.toLive() };
+  if (!keys[e.key] || !state) return;
+  e.preventDefault();
+  keys[e.key]();
+});
 
 
 // ---- start ------------------------------------------------------------------------------
@@ -996,6 +1119,6 @@ async function start() {
 }
 
 // For debugging and tests: the board component, the connection and the latest state.
-window.superchess = { board, conn, get state() { return state; }, get version() { return version; } };
+window.superchess = { board, conn, sounds, get state() { return state; }, get version() { return version; } };
 
 start();

@@ -376,7 +376,7 @@ export function contrastOn(fill) {
   return luminance(fill) < 0.08 ? '#f2f2f2' : OUTLINE;
 }
 
-function svgEl(tag, attrs) {
+export function svgEl(tag, attrs) {
   const el = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   return el;

@@ -2,6 +2,9 @@
 
 import * as api from './api.js';
 import { PieceSet } from './pieces.js';
+import { setUpTheme } from './theme.js';
+
+setUpTheme(); // every page follows the chosen (or the system's) colour theme
 
 /** h('a', {class: 'x', href: '/'}, 'text', child) -> element; strings become text nodes. */
 export function h(tag, props = {}, ...children) {

@@ -1,0 +1,62 @@
+"""The chat of a game's page: the players' room (the two players write, everyone reads) and the
+watchers' room (written and read by those who are not playing). Plain text, length- and rate-limited;
+kept in memory only (the last `HISTORY` lines per room), so a restart or an idle game's eviction
+forgets it."""
+from __future__ import annotations
+
+import re
+from collections import deque
+from typing import Callable, Hashable
+
+from .throttle import Throttle
+
+PLAYERS, WATCHERS = "players", "watchers"
+MAX_CHARS = 200   # of one line, after cleaning
+HISTORY = 50      # lines kept per room
+RATE = (5, 10_000)  # at most 5 lines per speaker within any 10 s
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+
+
+class ChatError(ValueError):
+    """A refused line; the message says why and nothing was said."""
+
+
+def clean(text: object) -> str:
+    """A line as it is shown: text only, control and invisible characters removed, whitespace
+    collapsed; ChatError when nothing is left or it is too long."""
+    if not isinstance(text, str):
+        raise ChatError('a chat line needs its "text"')
+    line = " ".join(_UNPRINTABLE.sub(" ", text).split())
+    if not line:
+        raise ChatError("an empty chat line")
+    if len(line) > MAX_CHARS:
+        raise ChatError(f"a chat line has at most {MAX_CHARS} characters")
+    return line
+
+
+class Chats:
+    """Every game's rooms, and the rate limit of their speakers."""
+
+    def __init__(self, now: Callable[[], int]) -> None:
+        self.now = now
+        self._rooms: dict[tuple[str, str], deque[dict]] = {}
+        self._throttle = Throttle(*RATE, now)
+
+    def say(self, game_id: str, room: str, speaker: Hashable, name: str, side: int | None, text: object) -> dict:
+        """Add a line to a room; returns it ({"name", "side", "text", "at"}); ChatError if refused."""
+        line = clean(text)
+        wait = self._throttle.wait_s(speaker)
+        if wait:
+            raise ChatError(f"too many chat lines; wait {wait} s")
+        self._throttle.take(speaker)
+        entry = {"name": name, "side": side, "text": line, "at": self.now()}
+        self._rooms.setdefault((game_id, room), deque(maxlen=HISTORY)).append(entry)
+        return entry
+
+    def history(self, game_id: str, room: str) -> list[dict]:
+        return list(self._rooms.get((game_id, room), ()))
+
+    def forget(self, game_id: str) -> None:
+        """The game left memory: its rooms go with it."""
+        for room in (PLAYERS, WATCHERS):
+            self._rooms.pop((game_id, room), None)

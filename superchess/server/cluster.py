@@ -1,0 +1,179 @@
+"""Several server processes over one PostgreSQL database, serving the same games.
+
+- Ordering: each game's events are saved with a check of the stored version under a row lock
+  (`Store.save_games(check_versions=True)`); of two events racing through two processes exactly
+  one is saved, the other's process reloads the game and tries the action again (`Hub.act`).
+- Fan-out: the save's transaction sends a PostgreSQL NOTIFY (delivered at its commit, in commit
+  order); every process LISTENs on one connection (psycopg 3, asynchronous) and hands each other
+  process's event to its hub (`Hub.remote_event`) and each lobby message to its lobby.
+- Ownership: a game in play is owned by one process through a lease (`game_leases`: owner and
+  expiry), renewed every `RENEW_EVERY_S` by a thread of its own (so a busy event loop does not
+  lose its games); only the owner runs the game's timer (flags, Daily and set-up deadlines) and
+  its computer player. A lease not renewed for `LEASE_MS` (its process died) is taken over by the
+  next sweep of another process (`Hub.take_over`).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import threading
+import time
+from contextlib import suppress
+from typing import TYPE_CHECKING
+
+import psycopg
+
+from .store import GameRow, Store
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .lobby import Lobby
+
+log = logging.getLogger("superchess.server")
+
+GAMES = "superchess_games"  # NOTIFY channel of the games' events
+LOBBY = "superchess_lobby"  # NOTIFY channel of the lobby's messages
+LEASE_MS = 3000  # a game's lease lasts this long unless renewed
+RENEW_EVERY_S = 1.0  # leases are renewed, and expired ones taken over, this often
+MAX_NOTE = 7900  # bytes of a NOTIFY payload at most (PostgreSQL's limit is 8000)
+
+
+def wall_ms() -> int:
+    """Leases expire by the wall clock (shared by the processes), not by the games' clock."""
+    return int(time.time() * 1000)
+
+
+class Cluster:
+    def __init__(self, store: Store, hub: "Hub", lobby: "Lobby") -> None:
+        self.store, self.hub, self.lobby = store, hub, lobby
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.owned: set[str] = set()
+        self.listening = False  # the notification connection is up
+        self._tasks: list[asyncio.Task] = []
+        self._stop = threading.Event()
+        self._renewer = threading.Thread(target=self._renew_forever, name="lease-renewer", daemon=True)
+        url = store.engine.url
+        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    # -- ownership --------------------------------------------------------------------------
+    def owns(self, game_id: str) -> bool:
+        return game_id in self.owned
+
+    def claim(self, game_id: str) -> None:
+        """Own a game this process starts (unless another owns it already)."""
+        self.owned |= self.store.take_leases(self.owner, wall_ms(), LEASE_MS, [game_id])
+
+    async def _renew(self) -> None:
+        """Renew this process's leases, take the expired and missing ones, and take over the games
+        gained; stop timing the games lost (this process stalled past its leases)."""
+        before = set(self.owned)
+        try:
+            held = await asyncio.to_thread(self.store.take_leases, self.owner, wall_ms(), LEASE_MS)
+        except Exception:  # the database is away: the leases lapse, another process goes on
+            log.exception("could not renew the game leases")
+            held = set()
+        held |= self.owned - before  # games claimed meanwhile (`claim`)
+        gained, lost = held - self.owned, self.owned - held
+        self.owned = held
+        for game_id in lost:
+            self.hub.disown(game_id)
+        if gained:
+            log.info("taking over games %s", sorted(gained))
+            try:
+                await self.hub.take_over(sorted(gained))
+            except Exception:
+                log.exception("could not take over games %s", sorted(gained))
+
+    def _renew_forever(self) -> None:
+        """The leases this process holds stay its own while it lives, however busy its loop."""
+        while not self._stop.wait(RENEW_EVERY_S / 2):
+            try:
+                self.store.renew_leases(self.owner, wall_ms() + LEASE_MS)
+            except Exception:  # the database is away: the leases lapse, another process goes on
+                log.exception("could not renew the game leases")
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY_S)
+            await self._renew()
+
+    # -- notifications ----------------------------------------------------------------------
+    def game_note(self, row: GameRow, event: dict | None) -> tuple[str, str]:
+        """The notification of a game's new version (sent with its commit)."""
+        note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": event}, separators=(",", ":"))
+        if len(note.encode()) > MAX_NOTE:  # the event is left out; the state says it all
+            note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": None})
+        return GAMES, note
+
+    def lobby_note(self, message: dict, player_id: int | None) -> None:
+        """Tell the other processes' lobbies (every watcher, or the pages of `player_id`)."""
+        note = json.dumps({"o": self.owner, "m": message, "p": player_id}, separators=(",", ":"))
+        self.store.notify(LOBBY, note)
+
+    async def _connect(self) -> psycopg.AsyncConnection:
+        conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+        await conn.execute(f"LISTEN {GAMES}")
+        await conn.execute(f"LISTEN {LOBBY}")
+        return conn
+
+    async def _listen(self, conn: psycopg.AsyncConnection) -> None:
+        """Hand every notification to the hub or the lobby; reconnect when the connection breaks."""
+        while True:
+            self.listening = True
+            try:
+                async with conn:
+                    async for note in conn.notifies():
+                        self._dispatch(note.channel, json.loads(note.payload))
+            except (psycopg.Error, OSError):
+                log.exception("lost the notification connection; reconnecting")
+            self.listening = False
+            while True:
+                await asyncio.sleep(1)
+                try:
+                    conn = await self._connect()
+                    break
+                except (psycopg.Error, OSError):
+                    continue
+            self._resync()
+
+    def _dispatch(self, channel: str, note: dict) -> None:
+        if note["o"] == self.owner:
+            return
+        if channel == GAMES:
+            # one task per note: they reach the game's (first-come) lock in the order they came
+            task = asyncio.create_task(self.hub.remote_event(note["g"], note["v"], note["e"]))
+            self._tasks.append(task)
+            task.add_done_callback(self._tasks.remove)
+        else:
+            self.lobby.remote(note["m"], note["p"])
+
+    def _resync(self) -> None:
+        """(Re)connected: notifications may have been missed, so every game held here is read
+        again before it is next used, and the viewers here get the newest state."""
+        for game_id in list(self.hub.live):
+            self._dispatch(GAMES, {"o": None, "g": game_id, "v": 1 << 62, "e": None})
+
+    # -- life -------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen, take the games nobody serves (at a start after a full stop: all of them), then
+        keep the leases."""
+        self._tasks.append(asyncio.create_task(self._listen(await self._connect())))
+        await self._renew()
+        self._renewer.start()
+        self._tasks.append(asyncio.create_task(self._keep_leases()))
+
+    async def close(self) -> None:
+        """Stop, handing the leases over at once (a stopped process's games need not wait for
+        their leases to expire)."""
+        self._stop.set()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with suppress(asyncio.CancelledError, Exception):
+                await task
+        with suppress(Exception):
+            self.store.drop_leases(self.owner)

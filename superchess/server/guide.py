@@ -1,0 +1,71 @@
+"""The game page's piece guide: every piece type of a game with where it moves from the centre of
+an empty board (the rules' own movement, `rules.game.preview.empty_board_destinations`), each side's
+program where the viewer may see it, and the rules a diagram cannot show (guide.toml); and where a
+piece on the board could move if it were its side's turn (`reach`). Pure rules work: the server
+runs it off the event loop."""
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+from ..rules import Board, ProgramError, Roster
+from ..rules.game.preview import empty_board_destinations
+from . import variants
+
+NOTES: dict[str, list[str]] = tomllib.loads(resources.files(__package__).joinpath("guide.toml").read_text())["notes"]
+
+
+def centre(geometry) -> str:
+    """The square a diagram's piece stands on: the middle of the board (h8 on 16x16, d4 on 8x8)."""
+    return f"{chr(ord('a') + (geometry.files - 1) // 2)}{(geometry.ranks + 1) // 2}"
+
+
+def guide(variant_name: str, rosters: list[dict | None], secret: list[bool]) -> dict:
+    """The guide for a viewer who sees `rosters` (None: the default, or `secret` when it is hidden).
+    Each piece: its diagram's destinations with the default program (None where pieces are not
+    vectors: the diagram and previews are for the vector variants), and per side the program this
+    viewer may see with its own destinations, or "secret"."""
+    variant = variants.variant_of(variant_name)
+    vectors = variants.vector_pieces(variant_name)
+    geo = variant.geometry
+    origin = centre(geo) if vectors else None
+    programs = [Roster.from_data(r or {}) if vectors else Roster() for r in rosters]
+
+    def reach(roster: Roster, letter: str) -> list[str]:
+        return [geo.name(c) for c in empty_board_destinations(variant, roster, letter, geo.parse_cell(origin))]
+
+    pieces = []
+    for entry in variants.piece_entries(variant):
+        letter = entry["letter"]
+        sides = []
+        for side in (0, 1):
+            data = (rosters[side] or {}).get(letter)
+            if secret[side]:
+                sides.append("secret")
+            elif data and vectors:
+                sides.append({"program": data, "destinations": reach(programs[side], letter)})
+            else:
+                sides.append(None)
+        pieces.append({**entry, "destinations": reach(Roster(), letter) if vectors else None, "sides": sides})
+    return {"variant": variant_name, "files": geo.files, "ranks": geo.ranks, "origin": origin,
+            "pieces": pieces, "notes": NOTES.get(variant_name, [])}
+
+
+def reach(board, square: str) -> list[str]:
+    """Where the piece on `square` could move now if it were its side's turn (the legal moves of a
+    copy of the position with that side to move; in the other variants, whose position text differs,
+    only on its side's turn); ValueError when there is no piece there."""
+    piece = board.piece_at(square)
+    if piece is None:
+        raise ValueError(f"no piece on {square}")
+    if board.turn != piece.side:
+        if not variants.vector_pieces(board.variant.name):
+            return []
+        fields = board.fen().split(" ")
+        fields[1], fields[3] = ("w", "b")[piece.side], "-"
+        try:
+            board = Board(board.variant.name, " ".join(fields), board.rosters)
+        except (ValueError, ProgramError):  # e.g. the other King left in check: no such position
+            return []
+    names = board.geometry.names
+    return sorted({names[m.to_cell] for m in board.legal_moves if m.from_cell >= 0 and names[m.from_cell] == square})

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database (`server/schema.py` applies them)."""

@@ -1,0 +1,207 @@
+"""Two `superchess serve` processes over one PostgreSQL (issue 24, cluster.py): players on different
+processes play games to their end (moves, a draw offer declined then accepted, a resignation, a
+flag), a watcher on each process sees every event in order, the computer moves exactly once per
+turn, two moves racing through the two processes give one move and one refusal; then one process
+is killed (SIGKILL) mid-game and the other takes its games over: nothing acknowledged is lost or
+doubled, the take-over comes within 5 s, and nobody is charged for the gap."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from .real_server import Player, Process, receive
+
+FAST = "fast-4+0"  # a test time control (SUPERCHESS_TIME_CONTROLS): 4 s, no increment
+FAST_TOML = f'[[time_control]]\nid = "{FAST}"\nname = "Fast 4+0"\ninitial = 4\nincrement = 0\n'
+TAKE_OVER_S = 5
+
+
+@pytest.fixture(scope="module")
+def servers(postgres, tmp_path_factory):
+    """Two server processes on one new PostgreSQL database (killed at the end)."""
+    folder = tmp_path_factory.mktemp("cluster")
+    (folder / "fast.toml").write_text(FAST_TOML)
+    url = postgres.database("cluster")
+    env = {"SUPERCHESS_TIME_CONTROLS": str(folder / "fast.toml")}
+    with open(folder / "servers.log", "ab") as log:
+        started = [Process(folder / name, log, url, env, wait=False) for name in ("a", "b")]  # both start at once
+        for p in started:
+            p.wait_ready()
+        yield started
+        for p in started:
+            p.kill()
+
+
+class Viewers:
+    """The sockets of one game, each with the versions it received so far."""
+
+    def __init__(self, game_id: str, seats: list[tuple[Player, Process]]) -> None:
+        self.sockets = [player.socket(server, game_id) for player, server in seats]
+        first = [receive(ws) for ws in self.sockets]
+        self.version = first[0]["version"]
+        assert all(m["version"] == self.version for m in first)
+        self.last = first
+
+    def next(self, timeout: float = 5) -> list[dict]:
+        """The next state on every socket: all of the next version, with the same event."""
+        msgs = [json.loads(ws.recv(timeout=timeout)) for ws in self.sockets]
+        assert all(m["type"] == "state" for m in msgs), msgs
+        self.version += 1
+        assert [m["version"] for m in msgs] == [self.version] * len(msgs)  # none skipped, none out of order
+        assert all(m.get("event") == msgs[0].get("event") for m in msgs)
+        self.last = msgs
+        return msgs
+
+    def act(self, seat: int, payload: dict) -> dict:
+        self.sockets[seat].send(json.dumps(payload))
+        return self.next()[0]
+
+    def quiet(self, seconds: float = 1.5) -> None:
+        """Nothing more arrives (an event applied twice would)."""
+        for ws in self.sockets:
+            with pytest.raises(TimeoutError):
+                ws.recv(timeout=seconds)
+
+    def close(self) -> None:
+        for ws in self.sockets:
+            ws.close()
+
+
+def match(creator: Player, opponent: Player, **body) -> str:
+    created = creator.http.post("/api/matches", json={"variant": "chess", **body})
+    assert created.status_code == 200, created.text
+    token = created.json()["invite_url"].removeprefix("/invite/")
+    accepted = opponent.http.post(f"/api/invitations/{token}/accept")
+    assert accepted.status_code == 200, accepted.text
+    return created.json()["game_id"]
+
+
+def heard(ws, quiet_s: float = 2) -> list[dict]:
+    """Every message a socket receives until it is quiet for `quiet_s`."""
+    got = []
+    with pytest.raises(TimeoutError):
+        while True:
+            got.append(json.loads(ws.recv(timeout=quiet_s)))
+    return got
+
+
+def first_legal(state: dict) -> str:
+    origin, tails = next(iter(state["legal"].items()))
+    return origin + tails[0]
+
+
+def test_players_on_two_processes_play_to_the_end_and_every_watcher_sees_every_event(servers):
+    a, b = servers
+    alice, bob, wa, wb = Player(a), Player(b), Player(a), Player(b)
+    seats = [(alice, a), (bob, b), (wa, a), (wb, b)]
+
+    game = Viewers(match(alice, bob), seats)  # accepted through b: b owns it
+    for n, text in enumerate(["e2e4", "e7e5", "g1f3", "b8c6"]):
+        assert game.act(n % 2, {"type": "move", "move": text})["event"]["move"] == text
+    game.act(1, {"type": "offer_draw"})
+    game.act(0, {"type": "decline_draw"})
+    game.act(0, {"type": "offer_draw"})
+    end = game.act(1, {"type": "accept_draw"})["state"]
+    assert (end["status"], end["termination"], end["moves"]) == ("finished", "agreement", ["e2e4", "e7e5", "g1f3", "b8c6"])
+    game.quiet(0.5)
+    game.close()
+
+    game = Viewers(match(bob, alice), [(bob, b), (alice, a), (wa, a), (wb, b)])  # accepted through a
+    game.act(0, {"type": "move", "move": "d2d4"})
+    end = game.act(0, {"type": "resign"})["state"]
+    assert (end["status"], end["termination"], end["result"]) == ("finished", "resignation", "0-1")
+    game.close()
+
+    game = Viewers(match(alice, bob, time_control=FAST), seats)
+    game.act(0, {"type": "move", "move": "e2e4"})
+    game.act(1, {"type": "move", "move": "e7e5"})  # both first moves are untimed: alice's 4 s run now
+    flag = game.next(timeout=10)[0]  # the owner's timer, once
+    assert flag["event"]["kind"] == "end" and flag["state"]["termination"] == "time" and flag["state"]["result"] == "0-1"
+    game.quiet()
+    game.close()
+
+
+def test_the_computer_moves_exactly_once_per_turn_whichever_process_its_opponent_uses(servers):
+    a, b = servers
+    carol, watcher = Player(b), Player(a)
+    made = carol.http.post("/api/matches/computer", json={"variant": "chess", "level": 1})  # b owns it
+    assert made.status_code == 200, made.text
+    game = Viewers(made.json()["game_id"], [(carol.on(a), a), (watcher, b)])  # carol plays through a
+    for _ in range(3):
+        state = game.act(0, {"type": "move", "move": first_legal(game.last[0]["state"])})["state"]
+        reply = game.next(timeout=15)[0]
+        assert reply["event"]["kind"] == "move" and reply["event"]["side"] == 1
+        assert reply["state"]["moves"][:-1] == state["moves"]
+    game.quiet()
+    assert len(carol.state(made.json()["game_id"])["moves"]) == 6
+    game.close()
+
+
+def test_two_moves_racing_through_two_processes_give_one_move_and_one_refusal(servers):
+    a, b = servers
+    dave, erin = Player(a), Player(b)
+    game_id = match(dave, erin)
+    tabs = [dave.socket(a, game_id), dave.socket(b, game_id)]  # two tabs of dave's, one on each process
+    for ws in tabs:
+        receive(ws)
+    tabs[0].send(json.dumps({"type": "move", "move": "e2e4"}))
+    tabs[1].send(json.dumps({"type": "move", "move": "d2d4"}))
+    messages = heard(tabs[0]) + heard(tabs[1])
+    states = [m for m in messages if m["type"] == "state"]
+    errors = [m for m in messages if m["type"] == "error"]
+    assert len(errors) == 1 and len(states) == 2, messages
+    assert states[0]["version"] == states[1]["version"] and states[0]["event"] == states[1]["event"]
+    assert dave.state(game_id)["moves"] == [states[0]["event"]["move"]]
+    for ws in tabs:
+        ws.close()
+
+
+def test_a_killed_process_s_games_are_taken_over_within_seconds_with_nothing_lost_or_charged(servers):
+    a, b = servers
+    frank, gina, watcher = Player(a), Player(b), Player(a)
+    game_id = match(frank, gina)  # accepted through b: b owns it (its clocks)
+    game = Viewers(game_id, [(frank, a), (gina, b), (watcher, a)])
+    for n, text in enumerate(["e2e4", "e7e5", "g1f3"]):
+        game.act(n % 2, {"type": "move", "move": text})
+    before = game.last[0]["state"]["clock"]  # gina's turn: her clock runs
+    assert before["running"] == 1
+    ivy = Player(b)
+    made = ivy.http.post("/api/matches/computer", json={"variant": "chess", "level": 1}).json()["game_id"]
+    ivy.on(a)
+
+    b.kill()
+    killed = time.monotonic()
+    with pytest.raises((ConnectionClosed, TimeoutError)):
+        game.sockets[1].recv(timeout=2)
+    ivy_ws = ivy.socket(a, made)
+    start = receive(ivy_ws)  # ivy moves at once, through a, likely before a owns the game
+    ivy_ws.send(json.dumps({"type": "move", "move": first_legal(start["state"])}))
+
+    resumed = [json.loads(ws.recv(timeout=TAKE_OVER_S + 2)) for ws in (game.sockets[0], game.sockets[2])]
+    taken_over = time.monotonic() - killed
+    assert taken_over < TAKE_OVER_S
+    assert [m["event"]["kind"] for m in resumed] == ["resumed", "resumed"]
+    state = resumed[0]["state"]
+    assert state["moves"] == ["e2e4", "e7e5", "g1f3"]  # nothing acknowledged lost, nothing doubled
+    # gina's turn starts again with what she had when it began: the gap is nobody's time
+    assert state["clock"]["running"] == 1 and state["clock"]["remaining"][1] >= before["remaining"][1]
+
+    gina.on(a)
+    game.sockets[1] = gina.socket(a, game_id)
+    assert receive(game.sockets[1])["version"] == resumed[0]["version"]
+    game.version = resumed[0]["version"]
+    game.act(1, {"type": "move", "move": "b8c6"})
+
+    # ivy's move, the take-over, and the computer's reply played once by a (in whichever order the
+    # first two came)
+    events = []
+    while len([e for e in events if e["kind"] == "move"]) < 2:
+        events.append(json.loads(ivy_ws.recv(timeout=TAKE_OVER_S + 10))["event"])
+    assert [e["side"] for e in events if e["kind"] == "move"] == [0, 1]
+    assert [e["kind"] for e in events].count("resumed") <= 1
+    with pytest.raises(TimeoutError):
+        ivy_ws.recv(timeout=1.5)
+    assert len(ivy.state(made)["moves"]) == 2
