@@ -13,6 +13,8 @@ import time
 import httpx
 from websockets.sync.client import connect
 
+from .util import PAGE_MESSAGES
+
 from .stall import StallMonitor
 
 STALL_MS = 50  # the longest the event loop may keep a client waiting (issue 18)
@@ -82,8 +84,18 @@ class Player:
         return body["state"] if body.get("type") == "state" else body
 
 
-def receive(ws) -> dict:
-    msg = json.loads(ws.recv(timeout=5))
+def message(ws, timeout: float = 5) -> dict:
+    """The next message of a game's socket but those about the page around it (`PAGE_MESSAGES`:
+    the spectator count); TimeoutError if none comes within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = json.loads(ws.recv(timeout=max(0.0, deadline - time.monotonic())))
+        if msg.get("type") not in PAGE_MESSAGES:
+            return msg
+
+
+def receive(ws, timeout: float = 5) -> dict:
+    msg = message(ws, timeout)
     assert msg["type"] == "state", msg
     return msg
 

@@ -12,7 +12,7 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from .real_server import Player, Process, receive
+from .real_server import Player, Process, message, receive
 
 FAST = "fast-4+0"  # a test time control (SUPERCHESS_TIME_CONTROLS): 4 s, no increment
 FAST_TOML = f'[[time_control]]\nid = "{FAST}"\nname = "Fast 4+0"\ninitial = 4\nincrement = 0\n'
@@ -47,7 +47,7 @@ class Viewers:
 
     def next(self, timeout: float = 5) -> list[dict]:
         """The next state on every socket: all of the next version, with the same event."""
-        msgs = [json.loads(ws.recv(timeout=timeout)) for ws in self.sockets]
+        msgs = [message(ws, timeout) for ws in self.sockets]
         assert all(m["type"] == "state" for m in msgs), msgs
         self.version += 1
         assert [m["version"] for m in msgs] == [self.version] * len(msgs)  # none skipped, none out of order
@@ -63,7 +63,7 @@ class Viewers:
         """Nothing more arrives (an event applied twice would)."""
         for ws in self.sockets:
             with pytest.raises(TimeoutError):
-                ws.recv(timeout=seconds)
+                message(ws, seconds)
 
     def close(self) -> None:
         for ws in self.sockets:
@@ -84,7 +84,7 @@ def heard(ws, quiet_s: float = 2) -> list[dict]:
     got = []
     with pytest.raises(TimeoutError):
         while True:
-            got.append(json.loads(ws.recv(timeout=quiet_s)))
+            got.append(message(ws, quiet_s))
     return got
 
 
@@ -175,12 +175,12 @@ def test_a_killed_process_s_games_are_taken_over_within_seconds_with_nothing_los
     b.kill()
     killed = time.monotonic()
     with pytest.raises((ConnectionClosed, TimeoutError)):
-        game.sockets[1].recv(timeout=2)
+        message(game.sockets[1], 2)
     ivy_ws = ivy.socket(a, made)
     start = receive(ivy_ws)  # ivy moves at once, through a, likely before a owns the game
     ivy_ws.send(json.dumps({"type": "move", "move": first_legal(start["state"])}))
 
-    resumed = [json.loads(ws.recv(timeout=TAKE_OVER_S + 2)) for ws in (game.sockets[0], game.sockets[2])]
+    resumed = [message(ws, TAKE_OVER_S + 2) for ws in (game.sockets[0], game.sockets[2])]
     taken_over = time.monotonic() - killed
     assert taken_over < TAKE_OVER_S
     assert [m["event"]["kind"] for m in resumed] == ["resumed", "resumed"]
@@ -199,9 +199,9 @@ def test_a_killed_process_s_games_are_taken_over_within_seconds_with_nothing_los
     # first two came)
     events = []
     while len([e for e in events if e["kind"] == "move"]) < 2:
-        events.append(json.loads(ivy_ws.recv(timeout=TAKE_OVER_S + 10))["event"])
+        events.append(message(ivy_ws, TAKE_OVER_S + 10)["event"])
     assert [e["side"] for e in events if e["kind"] == "move"] == [0, 1]
     assert [e["kind"] for e in events].count("resumed") <= 1
     with pytest.raises(TimeoutError):
-        ivy_ws.recv(timeout=1.5)
+        message(ivy_ws, 1.5)
     assert len(ivy.state(made)["moves"]) == 2
