@@ -506,7 +506,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
         await asyncio.gather(*(t for g in games for t in g.tasks), return_exceptions=True)
         # correctness: the records against what was sent and observed
         records = await gather_limited(args.http_concurrency, (
-            clients[2 * g.index].get(f"/api/games/{g.id}/record") for g in games))
+            clients[2 * g.index].get(f"/api/games/{g.id}/record?notation=coordinates") for g in games))
         await transport.aclose()
         lost = dup = mismatched = unfinished = 0
         for g, r in zip(games, records):
