@@ -128,12 +128,13 @@ def _disambiguated(parts: _Parts, rivals: list[_Parts]) -> str:
     return (file if same_rank or not same_file else "") + (rank if same_file else "")
 
 
-def _forms(board: BaseBoard) -> dict[str, tuple[str, str]]:
+def _forms(board: BaseBoard, moves: Iterable[Move] | None = None) -> dict[str, tuple[str, str]]:
     """Machine text -> (readable text without its mark, the same with its whole origin square) of
-    every legal move in the board's position (`end` not included); the readable texts are unique
-    and none is another move's machine text."""
-    lists_captures = FAMILIES[board.variant.family].capabilities.lists_captures
-    parts = {mv.text: _parts(board, mv, lists_captures) for mv in board.legal_moves if mv.from_cell >= 0}
+    `moves` (default: every legal move in the board's position; `end` not included); the readable
+    texts are unique among them and none is another of their machine texts."""
+    lists_captures = _lists_captures(board)
+    parts = {mv.text: _parts(board, mv, lists_captures)
+             for mv in (board.legal_moves if moves is None else moves) if mv.from_cell >= 0}
     by_rest: dict[tuple[str, str], list[_Parts]] = {}
     for p in parts.values():
         if not p.fixed:
@@ -172,7 +173,17 @@ def plain_text(board: BaseBoard, move: Move) -> str:
     the empty text)."""
     if move.from_cell < 0:
         return ""
-    return move_texts(board)[move.text]
+    if _lists_captures(board):
+        return move_texts(board)[move.text]
+    # Without listed captures a text is the piece, its origin (castling, a move in place) or its
+    # destination and what follows: only moves sharing the origin or the destination can write the
+    # same text, and no readable text can be a machine text, so those moves decide this one's.
+    near = [mv for mv in board.legal_moves if mv.to_cell == move.to_cell or mv.from_cell == move.from_cell]
+    return _forms(board, near)[move.text][0]
+
+
+def _lists_captures(board: BaseBoard) -> bool:
+    return FAMILIES[board.variant.family].capabilities.lists_captures
 
 
 def mark(board: BaseBoard, mover: int) -> str:

@@ -63,6 +63,20 @@ def test_random_games_read_back_to_the_same_moves(name, core):
         assert replay.fen() == board.fen()
 
 
+@pytest.mark.parametrize("name,core", [(n, c) for n, c in CASES if not VARIANTS[n].family.capabilities.lists_captures])
+def test_one_move_text_equals_the_whole_positions(name, core):
+    """`plain_text` of one move (written from the moves sharing its origin or destination where
+    captures are not listed) equals its text among every legal move of the position."""
+    board = _random_game(name, core, 3, PLIES.get(name, 60))
+    replay = Board(name, core=core)
+    for move in board.move_stack:
+        whole = notation.move_texts(replay)
+        for candidate in replay.legal_moves:
+            if candidate.from_cell >= 0:
+                assert notation.plain_text(replay, candidate) == whole[candidate.text], replay.fen()
+        replay.push(move)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,core", CASES)
 def test_every_legal_move_reads_back(name, core):
