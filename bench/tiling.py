@@ -7,6 +7,7 @@ bench/tiling.py` for an older one). Each figure is the best of a few repetitions
     .venv/bin/python bench/tiling.py [--repeats 5]
     .venv/bin/python bench/tiling.py --make    # the position: make + unmake per legal move
     .venv/bin/python bench/tiling.py --in-check [--positions 12 --min-turn 30]   # long turns in check, mid-turn
+    .venv/bin/python bench/tiling.py --search  # the engine's turn search: nodes and nodes/s per budget
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import time
 
 from make_timing import turn_make_ns
 from superchess.rules import Board
-from superchess.rules.tiling import board as tiling_board
+
+SEARCH_BUDGETS_MS = (1000, 5000)
 
 
 def middlegame(seed: int, turns: int) -> str:
@@ -76,6 +78,7 @@ def in_check_positions(count: int, min_turn: int) -> list[str]:
 
 def offered(fen: str, budget: int) -> tuple[int, float]:
     """(moves offered by `legal_moves` with the turn search's budget set to `budget`, seconds)."""
+    from superchess.rules.tiling import board as tiling_board  # here: the rest runs on older checkouts too
     tiling_board.SEARCH_BUDGET = budget
     b = Board("tilingrider", fen)
     t0 = time.perf_counter()
@@ -86,6 +89,7 @@ def offered(fen: str, budget: int) -> tuple[int, float]:
 def in_check(count: int, min_turn: int) -> None:
     """Per position: the moves offered with the board's budget and with ten times it (fewer offered
     with more budget: the board's offered moves it could not decide), and the times."""
+    from superchess.rules.tiling import board as tiling_board
     budget = tiling_board.SEARCH_BUDGET
     total = [0, 0, 0.0, 0.0]
     for fen in in_check_positions(count, min_turn):
@@ -98,11 +102,23 @@ def in_check(count: int, min_turn: int) -> None:
     tiling_board.SEARCH_BUDGET = budget
 
 
+def search(name: str, fen: str) -> None:
+    """The engine's level-8 turn search from the position, for each budget: nodes and nodes/s."""
+    from superchess.engine.tiling_search import best_turn
+    for ms in SEARCH_BUDGETS_MS:
+        t0 = time.monotonic()
+        r = best_turn(Board("tilingrider", fen), 8, ms)
+        seconds = time.monotonic() - t0
+        print(f"{name:24s} {ms / 1000:4.1f} s: {r.nodes:7d} nodes, {r.nodes / seconds / 1000:5.1f}k nodes/s, "
+              f"best {' '.join(r.moves[:2])}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--make", action="store_true", help="time make/unmake instead of legal_moves (200 rounds)")
     ap.add_argument("--in-check", action="store_true", help="long turns in check: moves offered per search budget")
+    ap.add_argument("--search", action="store_true", help="the turn search (level 8) for 1 s and 5 s per position")
     ap.add_argument("--positions", type=int, default=12)
     ap.add_argument("--min-turn", type=int, default=30, help="positions from this turn number on (fewer pieces)")
     args = ap.parse_args(argv)
@@ -113,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = [("start (4! turn)", start), ("start, 2 moves made", start + " | a4a5 c4c5")]
     cases += [(f"middlegame {seed}", middlegame(seed, 6 + 2 * seed)) for seed in range(3)]
     for name, fen in cases:
+        if args.search:
+            search(name, fen)
+            continue
         if args.make:
             ns, n = make_ns(fen, 200)
             print(f"{name:24s} {n:4d} moves  {ns:7.0f} ns (make, end_turn and two unmakes per move)")
