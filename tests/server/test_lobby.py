@@ -292,7 +292,8 @@ def test_the_lobby_socket_answers_sync_and_refuses_anything_else(server):
 def test_the_pools_are_data_with_the_issues_grid(server):
     pools = {p["id"]: p for p in ok(server.browser().get("/api/pools"))["pools"]}
     assert {"super16-blitz-3+2", "super16-blitz-5+0", "super16-rapid-10+5", "super16-daily", "chess-blitz-3+2",
-            "superchess-rapid-10+5", "intergrid-rapid-10+5", "vanguard-rapid-10+5", "tilingrider-rapid-10+5"} == set(pools)
+            "superchess-rapid-10+5", "intergrid-rapid-10+5", "vanguard-rapid-10+5", "tilingrider-rapid-10+5",
+            "capablanca-blitz-3+2"} == set(pools)
     assert pools["super16-daily"]["speed"] == "daily" and pools["chess-blitz-3+2"]["time_control"]["name"] == "Blitz 3+2"
     r = server.browser().post("/api/pools/chess-9+9/join")
     assert r.status_code == 404 and "no quick pairing pool" in r.json()["detail"]
