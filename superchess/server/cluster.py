@@ -98,17 +98,21 @@ class Cluster:
         stay its own while it lives, however busy its loop."""
         while not self._stop.wait(RENEW_EVERY_S / 2):
             try:
-                until = wall_ms() + LEASE_MS
-                self.store.renew_leases(self.owner, until)
-                self.store.renew_presence(self.owner, list(self.lobby.present), until)
+                self.store.renew_leases(self.owner, wall_ms() + LEASE_MS)
+                self.keep_present(LEASE_MS / 1000)
             except Exception:  # the database is away: the leases lapse, another process goes on
-                log.exception("could not renew the game leases")
+                log.exception("could not renew the game leases and the players' presence")
 
     # -- presence ---------------------------------------------------------------------------
     def present_for(self, player_id: int, seconds: float) -> None:
         """The player is on the site through this process for `seconds` from now (renewed while a
         socket of theirs is open here)."""
         self.store.touch_presence(self.owner, player_id, wall_ms() + int(seconds * 1000))
+
+    def keep_present(self, seconds: float) -> None:
+        """Every player on the site through this process stays present at least `seconds` from now
+        (renewed while here; at a normal stop, the time they have to come back elsewhere)."""
+        self.store.renew_presence(self.owner, list(self.lobby.present), wall_ms() + int(seconds * 1000))
 
     async def _keep_leases(self) -> None:
         while True:

@@ -111,8 +111,7 @@ class Lobby:
         for timer in self._leaving.values():
             timer.cancel()
         if self.cluster is not None:
-            for player_id in list(self.present):
-                self.cluster.present_for(player_id, STARTUP_GRACE_S)
+            self.cluster.keep_present(STARTUP_GRACE_S)
 
     async def _sweep_regularly(self) -> None:
         while True:
