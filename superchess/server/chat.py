@@ -50,11 +50,15 @@ class Chats:
         if wait:
             raise ChatError(f"too many chat lines; wait {wait} s")
         self._throttle.take(speaker)
-        entry = {"name": name, "side": side, "text": line, "at": self.now()}
-        row = ChatLineRow(game_id=game_id, room=room, author=name, side=side, text=line, at=entry["at"])
+        row = ChatLineRow(game_id=game_id, room=room, author=name, side=side, text=line, at=self.now())
+        entry = shown(row)
         self.store.add_chat_line(row, note(entry) if note else None)
         return entry
 
     def history(self, game_id: str, room: str) -> list[dict]:
-        return [{"name": r.author, "side": r.side, "text": r.text, "at": r.at}
-                for r in self.store.chat_lines(game_id, room, HISTORY)]
+        return [shown(row) for row in self.store.chat_lines(game_id, room, HISTORY)]
+
+
+def shown(row: ChatLineRow) -> dict:
+    """A chat line as the pages receive it."""
+    return {"name": row.author, "side": row.side, "text": row.text, "at": row.at}

@@ -394,8 +394,8 @@ class Hub:
         self._served(g)
 
     # -- other processes (cluster.py) --------------------------------------------------------
-    async def remote_event(self, game_id: str, version: int, event: dict | None, values: dict | None = None,
-                           new_move: list | None = None) -> None:
+    async def remote_event(self, game_id: str, version: int, event: dict | None, values: dict | None,
+                           new_move: list | None) -> None:
         """Another process committed `version` of the game (its row's `values` and its `new_move`,
         `[ply, text or None]`, when the notification carries them): the copy here follows it when
         someone here watches the game or this process owns it (its timer and computer player
