@@ -1,19 +1,19 @@
 """The chat of a game's page: the players' room (the two players write, everyone reads) and the
 watchers' room (written and read by those who are not playing). Plain text, length- and rate-limited;
-kept in memory only (the last `HISTORY` lines per room), so a restart or an idle game's eviction
-forgets it."""
+kept in the database (`chat_lines`), so a page that opens (on any server process, after a restart)
+hears the last `HISTORY` lines of its rooms."""
 from __future__ import annotations
 
 import re
-from collections import deque
 from typing import Callable, Hashable
 
+from .store import ChatLineRow, Store
 from .throttle import Throttle
 
 PLAYERS, WATCHERS = "players", "watchers"
 MAX_CHARS = 200   # of one line, after cleaning
-HISTORY = 50      # lines kept per room
-RATE = (5, 10_000)  # at most 5 lines per speaker within any 10 s
+HISTORY = 50      # lines a page that opens hears, per room
+RATE = (5, 10_000)  # at most 5 lines per speaker within any 10 s (per server process)
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
 
 
@@ -37,26 +37,28 @@ def clean(text: object) -> str:
 class Chats:
     """Every game's rooms, and the rate limit of their speakers."""
 
-    def __init__(self, now: Callable[[], int]) -> None:
-        self.now = now
-        self._rooms: dict[tuple[str, str], deque[dict]] = {}
+    def __init__(self, store: Store, now: Callable[[], int]) -> None:
+        self.store, self.now = store, now
         self._throttle = Throttle(*RATE, now)
 
-    def say(self, game_id: str, room: str, speaker: Hashable, name: str, side: int | None, text: object) -> dict:
-        """Add a line to a room; returns it ({"name", "side", "text", "at"}); ChatError if refused."""
+    def say(self, game_id: str, room: str, speaker: Hashable, name: str, side: int | None, text: object,
+            note: Callable[[dict], tuple[str, str]] | None = None) -> dict:
+        """Add a line to a room; returns it ({"name", "side", "text", "at"}); ChatError if refused.
+        `note(line)`: the notification its commit sends to the other processes, if any."""
         line = clean(text)
         wait = self._throttle.wait_s(speaker)
         if wait:
             raise ChatError(f"too many chat lines; wait {wait} s")
         self._throttle.take(speaker)
-        entry = {"name": name, "side": side, "text": line, "at": self.now()}
-        self._rooms.setdefault((game_id, room), deque(maxlen=HISTORY)).append(entry)
+        row = ChatLineRow(game_id=game_id, room=room, author=name, side=side, text=line, at=self.now())
+        entry = shown(row)
+        self.store.add_chat_line(row, note(entry) if note else None)
         return entry
 
     def history(self, game_id: str, room: str) -> list[dict]:
-        return list(self._rooms.get((game_id, room), ()))
+        return [shown(row) for row in self.store.chat_lines(game_id, room, HISTORY)]
 
-    def forget(self, game_id: str) -> None:
-        """The game left memory: its rooms go with it."""
-        for room in (PLAYERS, WATCHERS):
-            self._rooms.pop((game_id, room), None)
+
+def shown(row: ChatLineRow) -> dict:
+    """A chat line as the pages receive it."""
+    return {"name": row.author, "side": row.side, "text": row.text, "at": row.at}

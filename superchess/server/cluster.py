@@ -11,6 +11,11 @@
   lose its games); only the owner runs the game's timer (flags, Daily and set-up deadlines) and
   its computer player. A lease not renewed for `LEASE_MS` (its process died) is taken over by the
   next sweep of another process (`Hub.take_over`).
+- Presence: which process has which player on the site (`presence`: player, process, expiry),
+  renewed by the same thread while the player has a socket open on this process, left to expire
+  after the lobby's grace when the last one closes; a dead process's rows expire by themselves.
+  A real-time seek ends when no process has its creator (`Lobby.drop_absent`).
+- Chat lines are rows (`chat_lines`) whose insert notifies the other processes' viewers.
 """
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
-from .store import GameRow, Store
+from .store import GameSave, Store, row_values
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -89,12 +94,25 @@ class Cluster:
                 log.exception("could not take over games %s", sorted(gained))
 
     def _renew_forever(self) -> None:
-        """The leases this process holds stay its own while it lives, however busy its loop."""
+        """The leases this process holds, and the presence of the players on the site through it,
+        stay its own while it lives, however busy its loop."""
         while not self._stop.wait(RENEW_EVERY_S / 2):
             try:
                 self.store.renew_leases(self.owner, wall_ms() + LEASE_MS)
+                self.keep_present(LEASE_MS / 1000)
             except Exception:  # the database is away: the leases lapse, another process goes on
-                log.exception("could not renew the game leases")
+                log.exception("could not renew the game leases and the players' presence")
+
+    # -- presence ---------------------------------------------------------------------------
+    def present_for(self, player_id: int, seconds: float) -> None:
+        """The player is on the site through this process for `seconds` from now (renewed while a
+        socket of theirs is open here)."""
+        self.store.touch_presence(self.owner, player_id, wall_ms() + int(seconds * 1000))
+
+    def keep_present(self, seconds: float) -> None:
+        """Every player on the site through this process stays present at least `seconds` from now
+        (renewed while here; at a normal stop, the time they have to come back elsewhere)."""
+        self.store.renew_presence(self.owner, list(self.lobby.present), wall_ms() + int(seconds * 1000))
 
     async def _keep_leases(self) -> None:
         while True:
@@ -102,12 +120,20 @@ class Cluster:
             await self._renew()
 
     # -- notifications ----------------------------------------------------------------------
-    def game_note(self, row: GameRow, event: dict | None) -> tuple[str, str]:
-        """The notification of a game's new version (sent with its commit)."""
-        note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": event}, separators=(",", ":"))
-        if len(note.encode()) > MAX_NOTE:  # the event is left out; the state says it all
+    def game_note(self, save: GameSave, event: dict | None) -> tuple[str, str]:
+        """The notification of a game's new version (sent with its commit): its event, its row and
+        its new move, from which another process's copy follows (`Hub.remote_event`)."""
+        row = save.row
+        new_move = save.new_move[:2] if save.new_move else None
+        note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": event, "r": row_values(row),
+                           "m": new_move}, separators=(",", ":"))
+        if len(note.encode()) > MAX_NOTE:  # too large: the other processes read the game again
             note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": None})
         return GAMES, note
+
+    def chat_note(self, game_id: str, room: str, line: dict) -> tuple[str, str]:
+        """The notification of a game's new chat line (a cleaned line fits: MAX_CHARS)."""
+        return GAMES, json.dumps({"o": self.owner, "g": game_id, "c": room, "l": line}, separators=(",", ":"))
 
     def lobby_note(self, message: dict, player_id: int | None) -> None:
         """Tell the other processes' lobbies (every watcher, or the pages of `player_id`)."""
@@ -145,7 +171,8 @@ class Cluster:
             return
         if channel == GAMES:
             # one task per note: they reach the game's (first-come) lock in the order they came
-            task = asyncio.create_task(self.hub.remote_event(note["g"], note["v"], note["e"]))
+            task = asyncio.create_task(self.hub.remote_chat(note["g"], note["c"], note["l"]) if "c" in note else
+                                       self.hub.remote_event(note["g"], note["v"], note["e"], note.get("r"), note.get("m")))
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
         else:

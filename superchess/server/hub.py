@@ -19,7 +19,7 @@ from .chat import PLAYERS, WATCHERS, Chats
 from .glicko2 import Rating
 from .live import ActionError, LiveGame, NewMove
 from .offload import Offload
-from .store import GameRow, GameSave, Store
+from .store import GameRow, GameSave, Store, row_at
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -133,7 +133,7 @@ class Hub:
         self._players: dict[int, dict] = {}  # player id -> colour and bot level
         self.ai = None  # AIPlayers, when the computer plays on this server
         self.cluster: Cluster | None = None  # the other processes over the same database, if any
-        self.chats = Chats(now)
+        self.chats = Chats(store, now)
         self.offload = Offload()  # where the rules work of every event runs, off the event loop
         self.loop: asyncio.AbstractEventLoop | None = None
         # events saved but not yet committed: (game, event, time, new move, the caller's future)
@@ -327,7 +327,7 @@ class Hub:
         try:
             saved = self.store.save_games(
                 [self._save(g, now, new_move) for g, _, now, new_move, _ in batch], self.cluster is not None,
-                None if self.cluster is None else lambda save: self.cluster.game_note(save.row, events[save.row.id]))
+                None if self.cluster is None else lambda save: self.cluster.game_note(save, events[save.row.id]))
         except Exception:
             log.exception("could not save games %s", [g.row.id for g, *_ in batch])
             for g, *_, done in batch:
@@ -394,10 +394,13 @@ class Hub:
         self._served(g)
 
     # -- other processes (cluster.py) --------------------------------------------------------
-    async def remote_event(self, game_id: str, version: int, event: dict | None) -> None:
-        """Another process committed `version` of the game: the copy here is reloaded when someone
-        here watches the game or this process owns it (its timer and computer player follow), the
-        viewers here receive the new state; otherwise the copy is dropped (`load` reads it again)."""
+    async def remote_event(self, game_id: str, version: int, event: dict | None, values: dict | None,
+                           new_move: list | None) -> None:
+        """Another process committed `version` of the game (its row's `values` and its `new_move`,
+        `[ply, text or None]`, when the notification carries them): the copy here follows it when
+        someone here watches the game or this process owns it (its timer and computer player
+        follow), the viewers here receive the new state; otherwise the copy is dropped (`load` reads
+        it again). Notifications come in commit order, so the viewers here see every version."""
         if self.announced.get(game_id, -1) >= version:
             return
         if not self.conns.get(game_id) and not self.cluster.owns(game_id):
@@ -407,8 +410,7 @@ class Hub:
         async with self.locks[game_id]:
             if self.announced.get(game_id, -1) >= version:
                 return
-            self.live.pop(game_id, None)
-            g = await self._load(game_id)
+            g = await self._follow(game_id, version, values, new_move)
             if g is None:
                 return
             now = self.now()
@@ -416,6 +418,40 @@ class Hub:
             for first in (True, False):
                 self._broadcast(g, event, now, first)
             self._served(g)
+
+    async def _follow(self, game_id: str, version: int, values: dict | None,
+                      new_move: list | None) -> LiveGame | None:
+        """The game at `version`, built from the copy here at the version before and the new
+        version's row and move; when there is no such copy (or the notification was too large to
+        carry them), the game as the database holds it now. The caller holds the game's lock."""
+        old = self.live.get(game_id)
+        if values is None or old is None or old.row.version != version - 1:
+            self.live.pop(game_id, None)
+            return await self._load(game_id)
+        moves = [m.text for m in old.game.board.move_stack]
+        if new_move is not None:
+            ply, text = new_move
+            moves = moves[:ply] + ([text] if text is not None else [])
+        row = row_at(old.row, values)
+
+        def build() -> LiveGame:
+            names = {pid: old.names.get(pid) or self.store.player(pid).name
+                     for pid in (row.player0_id, row.player1_id) if pid}
+            self.store.forget(game_id)  # another process wrote it: the next save here writes every column
+            g = LiveGame(row, moves, names, self.now(), continuing=True)
+            g.show_ratings(old.ratings if row.status == old.row.status else self.ratings_view(row))
+            g.prepare()
+            return g
+        g = self.live[game_id] = await self.offload.run(build)
+        return g
+
+    async def remote_chat(self, game_id: str, room: str, line: dict) -> None:
+        """Another process kept a chat line of the game: sent to the connections here that read its room."""
+        if not self.conns.get(game_id):
+            return
+        g = self.live.get(game_id) or await self.load(game_id)
+        if g is not None:
+            self._tell_room(g, room, line)
 
     async def _heard(self, game_id: str, version: int) -> None:
         """Wait (at most HEARD_S) until the viewers here have been sent `version` of the game by its
@@ -521,10 +557,15 @@ class Hub:
         side = g.side_of(conn.player_id)
         room = PLAYERS if side is not None else WATCHERS
         player = self.store.player(conn.player_id) if conn.player_id is not None else None
+        note = None if self.cluster is None else lambda line: self.cluster.chat_note(game_id, room, line)
         line = self.chats.say(game_id, room, conn.player_id if player else id(conn),
-                              player.name if player else "Anonymous", side, text)
+                              player.name if player else "Anonymous", side, text, note)
+        self._tell_room(g, room, line)
+
+    def _tell_room(self, g: LiveGame, room: str, line: dict) -> None:
+        """Send a new chat line to every connection here that reads its room."""
         message = json.dumps({"type": "chat", "room": room, "lines": [line]}, separators=(",", ":"))
-        for other in list(self.conns.get(game_id, ())):
+        for other in list(self.conns.get(g.row.id, ())):
             if room in self._rooms_heard(g, other):
                 other.send(message)
 
@@ -580,7 +621,6 @@ class Hub:
                 continue
             self.live.pop(old, None)
             self.locks.pop(old, None)
-            self.chats.forget(old)
 
     # -- clocks -----------------------------------------------------------------------------
     def _cancel_timer(self, game_id: str) -> None:

@@ -123,9 +123,16 @@ class LiveGame:
         # a rated game's ratings as the players see them (`show_ratings`); None: a casual game
         self.ratings: list[dict] | None = None
         self.spawned: LiveGame | None = None  # the rematch the last event started, until the hub takes it
-        # the side asking to take its last move back (casual single-move games), or None; kept in
-        # memory only: a restart drops a pending request
-        self.takeback_offer: int | None = None
+
+    @property
+    def takeback_offer(self) -> int | None:
+        """The side asking to take its last move back, or None; a column of the game's row, so that
+        it outlives a restart and any process may answer it."""
+        return self.row.takeback_offer
+
+    @takeback_offer.setter
+    def takeback_offer(self, side: int | None) -> None:
+        self.row.takeback_offer = side
 
     def resume(self, now: int) -> None:
         """Run the clock (or the set-up window) of the game just loaded as from `now`, when the

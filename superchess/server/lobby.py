@@ -8,11 +8,18 @@ them. What the lobby keeps in memory is derived: the websocket connections it te
 A player is present while any websocket of theirs is open: the lobby's, a game page's, or another
 page's presence socket. A real-time seek lasts while its creator is present: when their last
 socket closes and none opens within `grace_s`, their real-time seeks are dropped. A Daily seek
-lasts until it is accepted, cancelled or DAILY_SEEK_MS old."""
+lasts until it is accepted, cancelled or DAILY_SEEK_MS old.
+
+With several processes over one PostgreSQL (`cluster.py`) presence is shared: each process keeps
+a row per player it has on the site (renewed while a socket of theirs is open there, left to
+expire `grace_s` after the last one closes), and every process drops, every `ABSENT_EVERY_S`, the
+real-time seeks of players no process has (`drop_absent`): those of a dead process's players too,
+once its rows expire."""
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
@@ -21,6 +28,7 @@ from typing import TYPE_CHECKING, Callable
 
 from . import ratings, variants
 from .clock import TIME_CONTROLS
+from .cluster import LEASE_MS, wall_ms
 from .glicko2 import Rating
 from .hub import Connection, Hub
 from .live import LiveGame
@@ -30,11 +38,14 @@ from .throttle import Throttle
 if TYPE_CHECKING:
     from .cluster import Cluster
 
+log = logging.getLogger("superchess.server")
+
 GRACE_S = 5.0  # a real-time seek outlives its creator's last open tab by this long
 STARTUP_GRACE_S = 30.0  # after a (re)start, the time its creators have to come back
 MAX_OPEN_SEEKS = 5  # per player
 DAILY_SEEK_MS = 14 * DAY_MS
 SWEEP_EVERY_S = 60  # expired Daily seeks are dropped this often
+ABSENT_EVERY_S = 1.0  # with several processes: the seeks of players no process has are dropped this often
 # seek creations per client address, per window in ms (creating and cancelling in a loop would
 # otherwise flood every watcher)
 SEEKS_PER_CLIENT = (30, 60_000)
@@ -77,28 +88,47 @@ class Lobby:
         self.present: defaultdict[int, dict[Connection, bool]] = defaultdict(dict)
         self._leaving: dict[int, asyncio.TimerHandle] = {}
         self.creations = Throttle(*SEEKS_PER_CLIENT, now)
-        self._sweeping: asyncio.Task | None = None
+        self._sweeping: list[asyncio.Task] = []
         self.cluster: Cluster | None = None  # the other processes over the same database, if any
 
     # -- start-up and shutdown --------------------------------------------------------------
     def resume(self) -> None:
         """After a (re)start: the creators of real-time seeks have STARTUP_GRACE_S to come back,
         and expired Daily seeks are dropped regularly from now on. (With other processes, the
-        creators may be present there: their seeks stay.)"""
-        for player_id in self.store.real_time_seekers() if self.cluster is None else ():
-            self._expect(player_id, STARTUP_GRACE_S)
-        self._sweeping = asyncio.create_task(self._sweep_regularly())
+        shared presence says who is on the site: those no process has lose their seeks.)"""
+        if self.cluster is None:
+            for player_id in self.store.real_time_seekers():
+                self._expect(player_id, STARTUP_GRACE_S)
+        else:
+            self._sweeping.append(asyncio.create_task(self._drop_absent_regularly()))
+        self._sweeping.append(asyncio.create_task(self._sweep_regularly()))
 
     def close(self) -> None:
-        if self._sweeping:
-            self._sweeping.cancel()
+        """Stop the sweeps and timers. With other processes, the players here have STARTUP_GRACE_S
+        to come back (through another process) before their real-time seeks end."""
+        for task in self._sweeping:
+            task.cancel()
         for timer in self._leaving.values():
             timer.cancel()
+        if self.cluster is not None:
+            self.cluster.keep_present(STARTUP_GRACE_S)
 
     async def _sweep_regularly(self) -> None:
         while True:
             self.sweep()
             await asyncio.sleep(SWEEP_EVERY_S)
+
+    async def _drop_absent_regularly(self) -> None:
+        while True:
+            await asyncio.sleep(ABSENT_EVERY_S)
+            try:
+                await self.drop_absent()
+            except Exception:  # the database is away: the next round tries again
+                log.exception("could not drop the seeks of absent players")
+
+    async def drop_absent(self) -> None:
+        """Drop the real-time seeks of players no process has on the site (several processes)."""
+        self._removed(await asyncio.to_thread(self.store.drop_absent_seeks, wall_ms()), "left")
 
     def sweep(self) -> None:
         """Drop the Daily seeks that are DAILY_SEEK_MS old."""
@@ -111,6 +141,8 @@ class Lobby:
         if watching:
             self.watchers.add(conn)
         if conn.player_id is not None:
+            if self.cluster is not None and conn.player_id not in self.present:
+                self.cluster.present_for(conn.player_id, LEASE_MS / 1000)  # renewed while here
             self.present[conn.player_id][conn] = hears_lobby
             timer = self._leaving.pop(conn.player_id, None)
             if timer:
@@ -127,8 +159,12 @@ class Lobby:
             self._expect(pid, self.grace_s)
 
     def _expect(self, player_id: int, delay_s: float) -> None:
-        """Unless the player is present again within `delay_s`, their real-time seeks end."""
+        """Unless the player is present again within `delay_s`, their real-time seeks end (with
+        other processes: unless some process has them then, `drop_absent`)."""
         if player_id in self.present or player_id in self._leaving:
+            return
+        if self.cluster is not None:
+            self.cluster.present_for(player_id, delay_s)
             return
         self._leaving[player_id] = asyncio.get_running_loop().call_later(delay_s, self._gone, player_id)
 
@@ -173,6 +209,8 @@ class Lobby:
         """Open a seek with the settings of `game` (a validated match, not stored); its view."""
         now = self.now()
         daily = TIME_CONTROLS[game.time_control].daily
+        if not daily:  # before the seek exists (nothing happens while the creator is present)
+            self._expect(game.creator_id, self.grace_s)
         rating_pool = ratings.pool_of(game.variant, game.mode, game.time_control)
         row = SeekRow(id=new_token(9), creator_id=game.creator_id, variant=game.variant,
                       time_control=game.time_control, mode=game.mode, creator_side=game.creator_side,
@@ -185,8 +223,6 @@ class Lobby:
             raise SeekRefused(409, f"you have {MAX_OPEN_SEEKS} open seeks already: cancel one first")
         view = seek_view(self.store.open_seeks(now, seek_id=row.id)[0])
         self._broadcast({"type": "seek_added", "seek": view})
-        if not daily:
-            self._expect(row.creator_id, self.grace_s)  # (nothing happens while the creator is present)
         return view
 
     def cancel(self, seek_id: str, player_id: int | None) -> None:

@@ -16,6 +16,7 @@ from typing import Callable, Iterable, NamedTuple
 from sqlalchemy import (BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, and_,
                         bindparam, create_engine, delete, event, exists, func, insert, or_, select,
                         text, update)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -87,6 +88,7 @@ class GameRow(Base):
     # each side's piece colour in this game (#rrggbb), null: the default (server/colours.py)
     colour0: Mapped[str | None] = mapped_column(String(7), nullable=True)
     colour1: Mapped[str | None] = mapped_column(String(7), nullable=True)
+    takeback_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the side asking one
 
 
 def waiting_game(variant: str, time_control: str, creator_id: int, creator_side: int, now: int, *,
@@ -175,6 +177,31 @@ class LeaseRow(Base):
     expires_at: Mapped[int] = mapped_column(BigInteger)
 
 
+class PresenceRow(Base):
+    """A player present on the site through a server process (several processes over one
+    PostgreSQL), until `expires_at` (ms since the epoch, wall clock) unless the process renews it:
+    while the player has a socket open there it is renewed; when the last one closes it is left to
+    expire after the lobby's grace; a dead process's rows expire by themselves."""
+    __tablename__ = "presence"
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)  # no foreign key: a purged guest may linger
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatLineRow(Base):
+    """A line of a game page's chat (`chat.py`): its room, its author's name as shown, the author's
+    side (None: a watcher), its text and when it was said (ms)."""
+    __tablename__ = "chat_lines"
+    __table_args__ = (Index("ix_chat_lines_room", "game_id", "room", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    room: Mapped[str] = mapped_column(String(8))
+    author: Mapped[str] = mapped_column(String(40))
+    side: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[int] = mapped_column(BigInteger)
+
+
 class MoveRow(Base):
     __tablename__ = "moves"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
@@ -187,7 +214,7 @@ class MoveRow(Base):
 _MUTABLE_GAME_COLUMNS = ("status", "player0_id", "player1_id", "result", "termination", "winner", "claimed",
                          "draw_offer", "remaining0", "remaining1", "version", "updated_at", "roster0", "roster1",
                          "submitted0", "submitted1", "setup_deadline", "prelude", "start_fen", "turn_started_at",
-                         "rematch_offer", "rematch_id", "colour0", "colour1")
+                         "rematch_offer", "rematch_id", "colour0", "colour1", "takeback_offer")
 
 
 _FINAL_STATUSES = ("finished", "aborted", "declined")
@@ -207,6 +234,21 @@ _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == b
 
 
 _NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
+
+
+def row_values(row: GameRow) -> dict:
+    """The row's mutable columns by name: what one version of a game holds besides its moves."""
+    return dict(zip(_MUTABLE_GAME_COLUMNS, _mutable_values(row)))
+
+
+def row_at(row: GameRow, values: dict) -> GameRow:
+    """A new (unsaved) row of the same game holding `values` (`row_values` of another version)."""
+    table = GameRow.__table__
+    copy = GameRow(**{c.name: getattr(row, c.name) for c in table.columns})
+    for column, value in values.items():
+        if column in table.c:
+            setattr(copy, column, value)
+    return copy
 
 
 class Saved(NamedTuple):
@@ -278,6 +320,7 @@ GUEST_SESSION_MS = 400 * DAY_MS
 GUEST_WITHOUT_GAMES_MS = 7 * DAY_MS
 SESSION_TOUCH_MS = DAY_MS  # how stale `last_seen` may get before a use writes it again
 PURGE_BATCH = 500
+PRESENCE_KEPT_MS = 60_000  # presence rows expired this long are deleted
 
 
 def engine_url(url: str) -> str:
@@ -587,6 +630,52 @@ class Store:
         """Send a notification to the processes listening on `channel` (PostgreSQL's NOTIFY)."""
         with self.engine.begin() as conn:
             conn.execute(_NOTIFY, {"channel": channel, "payload": payload})
+
+    # -- presence (several processes) --------------------------------------------------------
+    def touch_presence(self, owner: str, player_id: int, until: int) -> None:
+        """`owner` has the player on the site until `until` (ms since the epoch). PostgreSQL."""
+        table = PresenceRow.__table__
+        statement = pg_insert(table).values(player_id=player_id, owner=owner, expires_at=until)
+        with self.engine.begin() as conn:
+            conn.execute(statement.on_conflict_do_update(index_elements=[table.c.player_id, table.c.owner],
+                                                         set_={"expires_at": until}))
+
+    def renew_presence(self, owner: str, player_ids: list[int], until: int) -> None:
+        """The players `owner` has on the site stay present at least until `until`. PostgreSQL."""
+        table = PresenceRow.__table__
+        if not player_ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(update(table).where((table.c.owner == owner) & table.c.player_id.in_(player_ids))
+                         .values(expires_at=func.greatest(table.c.expires_at, until)))
+
+    def drop_absent_seeks(self, now: int) -> list[str]:
+        """Delete the real-time seeks whose creator no process has on the site at `now` (and the
+        presence rows long expired); their ids. Of processes doing this at once, each seek is
+        reported by one."""
+        presence = PresenceRow.__table__
+        seeks = SeekRow.__table__
+        present = exists().where((presence.c.player_id == seeks.c.creator_id) & (presence.c.expires_at > now))
+        with self.engine.begin() as conn:
+            conn.execute(delete(presence).where(presence.c.expires_at < now - PRESENCE_KEPT_MS))
+            return list(conn.scalars(delete(seeks).where(seeks.c.expires_at.is_(None) & ~present)
+                                     .returning(seeks.c.id)))
+
+    # -- chat -------------------------------------------------------------------------------
+    def add_chat_line(self, line: ChatLineRow, note: tuple[str, str] | None = None) -> None:
+        """Keep a chat line; `note`: a (channel, payload) notification sent with its commit."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(ChatLineRow.__table__).values(
+                game_id=line.game_id, room=line.room, author=line.author, side=line.side, text=line.text, at=line.at))
+            if note is not None:
+                conn.execute(_NOTIFY, {"channel": note[0], "payload": note[1]})
+
+    def chat_lines(self, game_id: str, room: str, most: int) -> list[ChatLineRow]:
+        """The last `most` lines of a game's chat room, oldest first."""
+        with self.session() as s:
+            newest = s.scalars(select(ChatLineRow).where(ChatLineRow.game_id == game_id, ChatLineRow.room == room)
+                               .order_by(ChatLineRow.id.desc()).limit(most))
+            return list(newest)[::-1]
 
     def ping(self) -> None:
         """Raise unless the database answers."""

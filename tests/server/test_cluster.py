@@ -7,16 +7,23 @@ doubled, the take-over comes within 5 s, and nobody is charged for the gap."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from superchess.server.lobby import GRACE_S
 
 from .real_server import Player, Process, message, receive
 
 FAST = "fast-4+0"  # a test time control (SUPERCHESS_TIME_CONTROLS): 4 s, no increment
 FAST_TOML = f'[[time_control]]\nid = "{FAST}"\nname = "Fast 4+0"\ninitial = 4\nincrement = 0\n'
 TAKE_OVER_S = 5
+PRESENCE_GONE_S = 6  # a dead process's players leave the site within this (their rows' TTL and a sweep)
+BURST = 15  # events each player sends at once
+SEEK = {"variant": "chess", "time_control": "blitz-3+2"}
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +166,87 @@ def test_two_moves_racing_through_two_processes_give_one_move_and_one_refusal(se
         ws.close()
 
 
+def test_a_takeback_offer_and_the_chat_cross_processes(servers):
+    a, b = servers
+    kim, leo, wa, wb = Player(a), Player(b), Player(a), Player(b)
+    game_id = match(kim, leo)
+    game = Viewers(game_id, [(kim, a), (leo, b), (wa, a), (wb, b)])
+    game.act(0, {"type": "move", "move": "e2e4"})
+    assert game.act(0, {"type": "offer_takeback"})["state"]["takeback_offer"] == 0  # asked through a
+    done = game.act(1, {"type": "accept_takeback"})  # accepted through b
+    assert done["event"] == {"kind": "takeback", "side": 1, "moves": ["e2e4"]} and done["state"]["moves"] == []
+
+    game.sockets[0].send(json.dumps({"type": "chat", "text": "sorry"}))  # the players' room, through a
+    for ws in game.sockets:
+        assert [x["text"] for x in chat_of(ws, "players")] == ["sorry"]
+    game.sockets[3].send(json.dumps({"type": "chat", "text": "nice"}))  # the watchers' room, through b
+    for ws in game.sockets[2:]:
+        assert [x["text"] for x in chat_of(ws, "watchers")] == ["nice"]
+    game.quiet(0.5)  # the players hear nothing of it
+    again = wa.socket(b, game_id)  # a page opening on the other process hears the history
+    receive(again)
+    assert [x["text"] for x in chat_of(again, "players")] == ["sorry"]
+    assert [x["text"] for x in chat_of(again, "watchers")] == ["nice"]
+    again.close()
+    game.close()
+
+
+def chat_of(ws, room: str) -> list[dict]:
+    msg = message(ws)
+    assert msg["type"] == "chat" and msg["room"] == room, msg
+    return msg["lines"]
+
+
+def test_a_watcher_on_another_process_sees_every_version_of_a_burst_of_events(servers):
+    a, b = servers
+    mia, ned, wa, wb = Player(a), Player(a), Player(a), Player(b)
+    game = Viewers(match(mia, ned), [(mia, a), (ned, a), (wa, a), (wb, b)])
+    bursts = [[f"#f0{8 * i:02x}10" for i in range(BURST)], [f"#10{8 * i:02x}f0" for i in range(BURST)]]
+    for side, colours in enumerate(bursts):  # both players at once, without waiting for answers
+        for colour in colours:
+            game.sockets[side].send(json.dumps({"type": "set_colour", "colour": colour}))
+    seen = [game.next()[0]["event"] for _ in range(2 * BURST)]  # every version on every socket, in order
+    for side, colours in enumerate(bursts):
+        assert [e["colour"] for e in seen if e["side"] == side] == colours
+    game.quiet(0.5)
+    game.close()
+
+
+def lobby(player: Player, server: Process, path: str = "/ws/lobby"):
+    ws = connect(f"ws://127.0.0.1:{server.port}{path}", additional_headers={"Cookie": player.cookie_header()},
+                 open_timeout=5)
+    if path == "/ws/lobby":
+        assert message(ws)["type"] == "seeks"
+    return ws
+
+
+def listed(player: Player, server: Process) -> list[str]:
+    return [s["id"] for s in player.on(server).http.get("/api/seeks").json()["seeks"]]
+
+
+def test_a_seek_lasts_while_its_creator_is_on_any_process(servers):
+    a, b = servers
+    olga, pat = Player(a), Player(b)
+    watchers = [lobby(pat, a), lobby(pat, b)]
+    made = olga.http.post("/api/seeks", json=SEEK)  # through a (olga's identity is made with it)
+    assert made.status_code == 200, made.text
+    seek = made.json()["id"]
+    tabs = [lobby(olga, a, "/ws/presence"), lobby(olga, b)]  # olga has a page on each process
+    for ws in watchers:
+        assert message(ws)["seek"]["id"] == seek
+    tabs[0].close()  # she leaves a: she is still on b
+    time.sleep(GRACE_S + 2)
+    assert listed(pat, a) == listed(pat, b) == [seek]
+    tabs[1].close()  # and now the site
+    left = time.monotonic()
+    for ws in watchers:
+        assert message(ws, GRACE_S + 5) == {"type": "seek_removed", "ids": [seek], "reason": "left"}
+    assert time.monotonic() - left < GRACE_S + 3
+    assert listed(pat, a) == listed(pat, b) == []
+    for ws in watchers:
+        ws.close()
+
+
 def test_a_killed_process_s_games_are_taken_over_within_seconds_with_nothing_lost_or_charged(servers):
     a, b = servers
     frank, gina, watcher = Player(a), Player(b), Player(a)
@@ -171,6 +259,12 @@ def test_a_killed_process_s_games_are_taken_over_within_seconds_with_nothing_los
     ivy = Player(b)
     made = ivy.http.post("/api/matches/computer", json={"variant": "chess", "level": 1}).json()["game_id"]
     ivy.on(a)
+    quinn, rose = Player(b), Player(a)  # quinn seeks through b, on the site there only
+    seek = quinn.http.post("/api/seeks", json=SEEK).json()["id"]
+    quinn_page, watch = lobby(quinn, b, "/ws/presence"), lobby(rose, a)
+    removed = []
+    hearing = threading.Thread(target=lambda: removed.append((message(watch, 15), time.monotonic())))
+    hearing.start()
 
     b.kill()
     killed = time.monotonic()
@@ -205,3 +299,11 @@ def test_a_killed_process_s_games_are_taken_over_within_seconds_with_nothing_los
     with pytest.raises(TimeoutError):
         message(ivy_ws, 1.5)
     assert len(ivy.state(made)["moves"]) == 2
+
+    # the dead process's players are no longer on the site: their real-time seeks end within seconds
+    hearing.join()
+    assert removed and removed[0][0] == {"type": "seek_removed", "ids": [seek], "reason": "left"}
+    assert removed[0][1] - killed < PRESENCE_GONE_S
+    assert listed(rose, a) == []
+    for ws in (watch, quinn_page):
+        ws.close()

@@ -3,6 +3,8 @@ casual games (asked, accepted, declined; refused in rated games and multi-move v
 (players' and watchers' rooms, cleaned, length- and rate-limited) and the spectator count."""
 from __future__ import annotations
 
+import pytest
+
 from .util import act, http_state, move, new_match, rated_game, recv, recv_error, recv_state, sync
 
 
@@ -75,6 +77,34 @@ def test_takebacks_refused_clearly_and_nothing_changes(server):
         move(w1, [], "end")
         w1.send_json({"type": "offer_takeback"})
         assert "cannot be taken back in InterGrid" in recv_error(w1)
+
+
+@pytest.mark.postgresql
+def test_a_takeback_request_and_the_chat_outlive_a_restart(server, restart):
+    m = new_match(server, variant="chess")
+    watcher = server.browser()
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2, \
+            watcher.websocket_connect(f"/ws/games/{m.id}") as w3:
+        for ws in (w1, w2, w3):
+            recv_state(ws)
+        move(w1, [w2, w3], "e2e4")
+        act(w1, [w2, w3], {"type": "offer_takeback"})
+        chat(w1, "oops")
+        chat(w3, "a blunder?")
+        assert heard(w2)[1][0][2] == "oops" and heard(w3)[1][0][2] == "oops" and heard(w3)[1][0][2] == "a blunder?"
+    cookies = [dict(b.cookies) for b in (m.p1, m.p2, watcher)]
+    server = restart(server)
+    p1, p2, watcher = (server.browser(cookies=c) for c in cookies)
+    assert http_state(p2, m.id)["takeback_offer"] == 0  # the request is stored with the game
+    with p1.websocket_connect(f"/ws/games/{m.id}") as w1, p2.websocket_connect(f"/ws/games/{m.id}") as w2, \
+            watcher.websocket_connect(f"/ws/games/{m.id}") as w3:
+        recv_state(w1), recv_state(w2), recv_state(w3)
+        assert heard(w2)[1] == [(http_state(p2, m.id)["players"][0]["name"], 0, "oops")]  # the rooms' history
+        assert heard(w3)[0] == "players" and heard(w3) == ("watchers", [("Anonymous", None, "a blunder?")])
+        heard(w1)
+        done = act(w2, [w1, w3], {"type": "accept_takeback"})
+        assert done[0]["event"] == {"kind": "takeback", "side": 1, "moves": ["e2e4"]}
+        assert done[0]["state"]["moves"] == [] and done[0]["state"]["takeback_offer"] is None
 
 
 def chat(ws, text):

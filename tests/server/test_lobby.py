@@ -205,6 +205,7 @@ def test_cancelling_a_seek(server):
     assert bob.post(f"/api/seeks/{seek['id']}/accept").status_code == 404
 
 
+@pytest.mark.postgresql  # over PostgreSQL: the shared presence (cluster.py)
 def test_a_real_time_seek_ends_when_its_creator_leaves_the_site_not_when_changing_pages(server):
     lobby = server.app.state.services.lobby
     lobby.grace_s = 1.0
@@ -231,6 +232,7 @@ def until(condition, timeout: float = 5.0) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.postgresql  # over PostgreSQL: the shared presence (cluster.py)
 def test_a_seek_made_without_any_open_page_does_not_outlive_the_grace(server):
     server.app.state.services.lobby.grace_s = 0.2
     alice = account(server, "alice")
@@ -260,6 +262,7 @@ def _async(fn):
     return run
 
 
+@pytest.mark.postgresql  # over PostgreSQL: the shared presence (cluster.py)
 def test_after_a_restart_daily_seeks_stay_and_real_time_ones_wait_for_their_creators(server, restart, monkeypatch):
     monkeypatch.setattr(lobby_module, "STARTUP_GRACE_S", 1.5)
     alice, bob = account(server, "alice"), account(server, "bob")
