@@ -41,21 +41,25 @@ class Chats:
         self.store, self.now = store, now
         self._throttle = Throttle(*RATE, now)
 
-    def say(self, game_id: str, room: str, speaker: Hashable, name: str, side: int | None, text: object,
-            note: Callable[[dict], tuple[str, str]] | None = None) -> dict:
-        """Add a line to a room; returns it ({"name", "side", "text", "at"}); ChatError if refused.
-        `note(line)`: the notification its commit sends to the other processes, if any."""
+    def line(self, game_id: str, room: str, speaker: Hashable, name: str, side: int | None, text: object) -> ChatLineRow:
+        """A new line for a room, cleaned and counted against the speaker's rate (no I/O: `keep`
+        stores it); ChatError if refused."""
         line = clean(text)
         wait = self._throttle.wait_s(speaker)
         if wait:
             raise ChatError(f"too many chat lines; wait {wait} s")
         self._throttle.take(speaker)
-        row = ChatLineRow(game_id=game_id, room=room, author=name, side=side, text=line, at=self.now())
+        return ChatLineRow(game_id=game_id, room=room, author=name, side=side, text=line, at=self.now())
+
+    def keep(self, row: ChatLineRow, note: Callable[[dict], tuple[str, str]] | None = None) -> dict:
+        """Store a line (blocking: call it off the event loop); returns it as pages receive it.
+        `note(line)`: the notification its commit sends to the other processes, if any."""
         entry = shown(row)
         self.store.add_chat_line(row, note(entry) if note else None)
         return entry
 
     def history(self, game_id: str, room: str) -> list[dict]:
+        """The room's last lines (blocking: call it off the event loop)."""
         return [shown(row) for row in self.store.chat_lines(game_id, room, HISTORY)]
 
 

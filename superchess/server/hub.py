@@ -530,12 +530,13 @@ class Hub:
         g = await self.load(game_id)
         if g is None:
             return False
+        rooms = self._rooms_heard(g, conn)
+        heard = await asyncio.to_thread(lambda: [(room, self.chats.history(game_id, room)) for room in rooms])
         async with self.locks[game_id]:
             self.conns[game_id].add(conn)
             conn.send(self.message(g, conn.player_id, self.now()))
             self.announced[game_id] = max(self.announced.get(game_id, -1), g.row.version)
-            for room in self._rooms_heard(g, conn):
-                lines = self.chats.history(game_id, room)
+            for room, lines in heard:
                 if lines:
                     conn.send({"type": "chat", "room": room, "lines": lines})
         watching = g.side_of(conn.player_id) is None
@@ -556,11 +557,12 @@ class Hub:
             raise LookupError("no such game")
         side = g.side_of(conn.player_id)
         room = PLAYERS if side is not None else WATCHERS
-        player = self.store.player(conn.player_id) if conn.player_id is not None else None
+        player = await asyncio.to_thread(self.store.player, conn.player_id) if conn.player_id is not None else None
         note = None if self.cluster is None else lambda line: self.cluster.chat_note(game_id, room, line)
-        line = self.chats.say(game_id, room, conn.player_id if player else id(conn),
-                              player.name if player else "Anonymous", side, text, note)
-        self._tell_room(g, room, line)
+        row = self.chats.line(game_id, room, conn.player_id if player else id(conn),
+                              player.name if player else "Anonymous", side, text)
+        async with self.locks[game_id]:  # stored and sent in one order
+            self._tell_room(g, room, await asyncio.to_thread(self.chats.keep, row, note))
 
     def _tell_room(self, g: LiveGame, room: str, line: dict) -> None:
         """Send a new chat line to every connection here that reads its room."""
