@@ -27,6 +27,7 @@ import secrets
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,7 @@ class Cluster:
         self._tasks: list[asyncio.Task] = []
         self._stop = threading.Event()
         self._renewer = threading.Thread(target=self._renew_forever, name="lease-renewer", daemon=True)
+        self._presence_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="presence")
         url = store.engine.url
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -106,8 +108,18 @@ class Cluster:
     # -- presence ---------------------------------------------------------------------------
     def present_for(self, player_id: int, seconds: float) -> None:
         """The player is on the site through this process for `seconds` from now (renewed while a
-        socket of theirs is open here)."""
-        self.store.touch_presence(self.owner, player_id, wall_ms() + int(seconds * 1000))
+        socket of theirs is open here). Written by a thread of its own, in call order, so that a
+        socket opening or closing does not wait for the database."""
+        if self._stop.is_set():  # stopping: `keep_present` gives everyone here their time to come back
+            return
+        until = wall_ms() + int(seconds * 1000)
+        self._presence_writer.submit(self._touch_presence, player_id, until)
+
+    def _touch_presence(self, player_id: int, until: int) -> None:
+        try:
+            self.store.touch_presence(self.owner, player_id, until)
+        except Exception:  # the database is away: the renewals and the sweep go on without it
+            log.exception("could not note the presence of player %s", player_id)
 
     def keep_present(self, seconds: float) -> None:
         """Every player on the site through this process stays present at least `seconds` from now
@@ -197,6 +209,7 @@ class Cluster:
         """Stop, handing the leases over at once (a stopped process's games need not wait for
         their leases to expire)."""
         self._stop.set()
+        await asyncio.to_thread(self._presence_writer.shutdown)
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
