@@ -112,6 +112,19 @@ class IntergridBoard(TurnBoard):
     def _parse_start(self, text: str) -> Cursor:
         return Cursor(parse_intergrid_fen(text))
 
+    def _turned_fen(self) -> str:
+        fields = self.fen().partition(" | ")[0].split(" ")  # squares, points, side, castling, en passant, ...
+        fields[2], fields[4] = "wb"[self.turn ^ 1], "-"
+        return " ".join(fields)
+
+    def _lone_piece_cells(self, letter: str, cell: int, side: int) -> list[int]:
+        """The piece of that letter of the cell's lattice (a square or a point piece, R1)."""
+        layer = GEOMETRY.layer[cell]
+        pos = IntergridPosition()
+        pos.put(cell, side << SIDE_SHIFT | VARIANT.type_index(layer, letter))
+        pos.side, pos.phase = side, layer  # a turn's square moves (phase 0), then its point moves
+        return [(m >> TO_SHIFT) & CELL_MASK for m in pos.moves()]
+
     # -- state ------------------------------------------------------------------------------
     @property
     def _pos(self) -> IntergridPosition:
