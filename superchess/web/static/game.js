@@ -8,6 +8,7 @@ import { DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.
 import { Chat, showSpectators } from './chat.js';
 import { GameColours } from './colours.js';
 import { Guide } from './guide.js';
+import { Loupe } from './loupe.js';
 import { Premove } from './premove.js';
 import { Replay } from './replay.js';
 import { Sounds } from './sounds.js';
@@ -48,6 +49,7 @@ const prelude = {
 const TICK_MS = 100;
 
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
+new Loupe(board); // a phone's touch held on a 16x16 board magnifies it; lifting the finger chooses the square
 // looking back through the moves (replay.js): the board shows a past position, the game goes on
 const replay = new Replay(gameId, () => { if (state) render(state, false); }, (text) => showMessage(text, 'error'));
 const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
