@@ -1,15 +1,14 @@
 """The game page's piece guide: every piece type of a game with where it moves from the centre of
 an empty board (the rules' own movement: the board contract's `lone_piece_reach`; a program's,
 `rules.game.preview.empty_board_destinations`), each side's
-program where the viewer may see it, and the rules a diagram cannot show (guide.toml); and where a
-piece on the board could move if it were its side's turn (`reach`). Pure rules work: the server
-runs it off the event loop."""
+program where the viewer may see it, and the rules a diagram cannot show (guide.toml). Pure rules
+work: the server runs it off the event loop."""
 from __future__ import annotations
 
 import tomllib
 from importlib import resources
 
-from ..rules import Board, ProgramError, Roster, get_variant
+from ..rules import Board, Roster, get_variant
 from ..rules.game.preview import empty_board_destinations
 from . import variants
 
@@ -50,18 +49,3 @@ def guide(variant_name: str, rosters: list[dict | None], secret: list[bool]) -> 
     return {"variant": variant_name, "files": geo.files, "ranks": geo.ranks, "origin": origin,
             "pieces": pieces, "notes": NOTES.get(variant_name, [])}
 
-
-def reach(board, square: str) -> list[str]:
-    """Where the piece on `square` could move now if it were its side's turn (the legal moves of the
-    position with that side to move, `turned`; none where the rules refuse that position);
-    ValueError when there is no piece there."""
-    piece = board.piece_at(square)
-    if piece is None:
-        raise ValueError(f"no piece on {square}")
-    if board.turn != piece.side:
-        try:
-            board = board.turned()
-        except (ValueError, ProgramError):  # e.g. the other King left in check: no such position
-            return []
-    names = board.geometry.names
-    return sorted({names[m.to_cell] for m in board.legal_moves if m.from_cell >= 0 and names[m.from_cell] == square})

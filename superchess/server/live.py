@@ -15,7 +15,6 @@ from . import variants
 from .clock import TIME_CONTROLS, Clock
 from .colours import COLOUR_RE, DEFAULT_COLOURS, too_close
 from .guide import guide as piece_guide
-from .guide import reach
 from .store import GameRow, waiting_game
 
 
@@ -656,7 +655,7 @@ class LiveGame:
             raise ValueError(f"no piece on {square}")
         if self._secret_sides(viewer)[piece.side]:
             return {"square": square, "piece": piece.symbol(), "secret": True, "destinations": []}
-        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": reach(board, square)}
+        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": board.reach(square)}
 
     def visible_moves(self, viewer: int | None) -> int:
         """How many moves of the board's stack this viewer sees (a drafted turn is the mover's alone)."""

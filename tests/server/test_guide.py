@@ -81,3 +81,6 @@ def test_every_family_has_diagrams_and_either_sides_pieces_have_a_reach(server):
             assert piece["destinations"] and piece["destinations"] == board.lone_piece_reach(letter, origin), letter
         assert ok(m.p1.get(f"/api/games/{m.id}/reach/{theirs}"))["destinations"] == reach, variant
     assert pieces_of(guide)["K"]["destinations"][:4] == ["i5", "j5", "i6", "j6"]  # the giant King: whole units
+    m = new_match(server, variant="intergrid")  # a point piece: its moves after the square move (R8)
+    for point, reach in (("B7", ["A5", "C5", "D8"]), ("B1", ["A3", "C3", "D0"])):
+        assert ok(m.p1.get(f"/api/games/{m.id}/reach/{point}"))["destinations"] == reach

@@ -65,14 +65,16 @@ def test_reprogrammed_pieces_are_marked_and_their_programs_shown(two_players, se
     shots(b, "guide-programmed")
 
 
-def test_vanguard_and_tilingrider_diagrams_and_the_reach_of_a_piece_not_to_move(two_players, server):
-    """Issue 23: the other families' diagrams come from the board contract (`lone_piece_reach`, checked
-    against the rules in tests/rules/test_lone_piece_reach.py); hovering a piece of the side not to
-    move lights its reach there too."""
+def test_other_families_diagrams_and_the_reach_of_a_piece_not_to_move(two_players, server):
+    """Issue 23: Vanguard's, Tiling Rider's and InterGrid's diagrams come from the board contract
+    (`lone_piece_reach`, checked against the rules in tests/rules/test_lone_piece_reach.py); hovering
+    a piece of the side not to move lights its reach there too (an InterGrid point piece: its moves
+    after the square move)."""
     a, _ = two_players
     for variant, origin, letters, hovered, tip, reach in (
             ("vanguard", "h8", ("N", "W", "E", "L"), "b15", "(Player 2) on b15", {"a12", "a13", "c12", "c13"}),
-            ("tilingrider", "i8", ("K", "N", "G"), "a13", "Wazir (Player 2) on a13", {"a12", "b12"})):
+            ("tilingrider", "i8", ("K", "N", "G"), "a13", "Wazir (Player 2) on a13", {"a12", "b12"}),
+            ("intergrid", "d4", ("N", "Q"), "B7", "Knight (Player 2) on B7", {"A5", "C5", "D8"})):
         api_match(two_players, server, variant=variant)
         a.set_viewport_size({"width": 1366, "height": 768})
         a.locator("#guide summary").click()

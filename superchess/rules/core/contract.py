@@ -207,6 +207,22 @@ class BaseBoard(ABC):
     def copy(self) -> BaseBoard:
         """A board in the same position, with the same history."""
 
+    def reach(self, square: str) -> list[str]:
+        """Where the piece on `square` could move if it were its side's turn (the legal moves of the
+        position with its side to move, `turned`; none where the rules refuse that position), by cell
+        name, sorted: the game page's hover. ValueError when there is no piece there."""
+        piece = self.piece_at(square)
+        if piece is None:
+            raise ValueError(f"no piece on {square}")
+        board = self
+        if self.turn != piece.side:
+            try:
+                board = self.turned()
+            except ValueError:  # e.g. the other King left in check: no such position
+                return []
+        names = self.geometry.names
+        return sorted({names[m.to_cell] for m in board._legal_list() if m.from_cell >= 0 and names[m.from_cell] == square})
+
     def turned(self) -> BaseBoard:
         """A board of the position as it stands with the other side to move, without history (where
         would its pieces go if it were their turn: the piece guide). A turn variant mid-turn ends the
