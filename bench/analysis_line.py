@@ -1,9 +1,11 @@
 """The analysis board's first engine line: how long `POST /api/analysis/engine` takes on a super16
-middlegame, the first time (the analysis worker process starts, imports the engine and compiles
-super16's tables, then searches for the requested time) and again (a warm worker), with the depth
-the search reached and the line it answered.
+middlegame, the first time and again (a warm worker), with the depth the search reached and the line
+it answered. The app starts as `serve` starts it: its analysis worker is started at the end of the
+start-up and compiles the engine's tables before any analysis (`--no-prestart`: on the first
+analysis instead, which then pays the process's start and the compilation); `--wait` seconds pass
+between the start-up and the first analysis (0: at once, what is left of the warm-up is paid).
 
-    PYTHONPATH=. .venv/bin/python bench/analysis_line.py [--movetime 3000] [--repeat 2]
+    PYTHONPATH=. .venv/bin/python bench/analysis_line.py [--movetime 3000] [--repeat 2] [--wait 0] [--no-prestart]
 
 The app runs in-process (FastAPI's TestClient), its analysis pool a real spawned worker process as
 in the server; run nothing else heavy meanwhile (the machine's cores are shared).
@@ -28,8 +30,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--movetime", type=int, default=3000, help="the search's time in ms (the page's default)")
     parser.add_argument("--repeat", type=int, default=2, help="analyses in a row (the first one is cold)")
+    parser.add_argument("--wait", type=float, default=0.0, help="seconds between the start-up and the first analysis")
+    parser.add_argument("--no-prestart", dest="prestart", action="store_false",
+                        help="start the analysis worker on the first analysis (as before `serve` started it)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data, TestClient(create_app(data)) as client:
+    with tempfile.TemporaryDirectory() as data, TestClient(create_app(data, start_analysis=args.prestart)) as client:
+        time.sleep(args.wait)
         body = {"variant": "super16", "moves": MIDDLEGAME, "movetime_ms": args.movetime}
         for i in range(args.repeat):
             t0 = time.perf_counter()

@@ -115,7 +115,7 @@ def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: 
         return
 
     app = create_app(data, db_url=db_url, allowed_origins=[o.strip() for o in allowed_origins.split(",") if o.strip()],
-                     start_computer=True)
+                     start_computer=True, start_analysis=True)
     # the rules tables and the app are long-lived: keep them out of the collector's full passes,
     # and collect young objects less often (each move allocates thousands of short-lived ones)
     gc.freeze()

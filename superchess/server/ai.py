@@ -73,6 +73,11 @@ class AIPlayers:
                 self._start(self._act(row.id, bot_id, "submit_roster", {"roster": {}}))
             elif row.status in OVER_STATUSES and row.rematch_offer == side ^ 1:  # it always plays again
                 self._start(self._act(row.id, bot_id, "accept_rematch", {}))
+            elif row.status == "active" and g.takeback_offer == side ^ 1:
+                # it grants every takeback at once, as lichess's computer does (the server refuses
+                # them in rated games); a search under way is for a position taken back: its move
+                # is dropped, as the game's version moved on
+                self._start(self._act(row.id, bot_id, "accept_takeback", {}))
             elif row.status == "active" and g.game.board.turn == side and self._busy.get(row.id) != row.version:
                 self._busy[row.id] = row.version
                 self._start(self._move(g, side, level, row.version))
@@ -93,11 +98,11 @@ class AIPlayers:
         return "prelude_pick", {"square": square, "piece": rng.choice(prelude.remaining())}
 
     async def _act(self, game_id: str, bot_id: int, action: str, payload: dict) -> None:
-        """An action without thinking (a set-up step, accepting a rematch)."""
+        """An action without thinking (a set-up step, accepting a rematch or a takeback)."""
         try:
             await self.hub.act(game_id, bot_id, action, payload)
         except ActionError:
-            pass  # the set-up ended, or the rematch began, meanwhile
+            pass  # the set-up ended, the rematch began, or the takeback was withdrawn by a move, meanwhile
 
     async def _move(self, g: LiveGame, side: int, level: int, version: int) -> None:
         row = g.row

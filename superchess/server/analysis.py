@@ -15,8 +15,9 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Hashable
 
+from ..engine import warm_up
 from ..engine.analysis import analyse
-from ..rules import Board, Roster
+from ..rules import VARIANTS, Board, Roster
 from ..rules.core.contract import BaseBoard
 from ..rules.game import notation
 from ..rules.game.record import Game
@@ -128,6 +129,25 @@ class Analyses:
         self._make_pool, self._limit, self._think = make_pool, limit, think
         self._pool: Executor | None = None
         self._running: set[Hashable] = set()
+
+    def start(self) -> None:
+        """Start the worker now and have it compile the engine's tables of every variant, the
+        flagship first (`engine.warm_up`), one variant per task, each submitted when the one before
+        is done: an analysis asked meanwhile waits for the start and one variant's compilation at
+        most, and none once they are over. It returns at once: the work runs in the worker process
+        while the server serves (a failure shows at the first analysis)."""
+        if self._pool is None:
+            self._pool = self._make_pool()
+            self._warm(self._pool, list(VARIANTS))
+
+    def _warm(self, pool: Executor, names: list[str]) -> None:
+        if not names or pool is not self._pool:  # done, or the pool was closed or replaced meanwhile
+            return
+        try:
+            task = pool.submit(warm_up, (names[0],))
+        except RuntimeError:  # shut down or broken: the next analysis makes a new pool
+            return
+        task.add_done_callback(lambda _: self._warm(pool, names[1:]))
 
     async def run(self, client: Hashable, variant: str, fen: str | None, moves: list[str],
                   rosters: list[dict] | None, movetime_ms: int) -> dict:

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 
 from . import schema, variants
 from .ai import default_executor
+from .analysis import analysis_pool
 from .limits import BodyLimit
 from .logs import RequestIds
 from .logs import configure as configure_logs
@@ -34,16 +35,19 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
                now: Callable[[], int] | None = None,
                ai_executor: Callable[[], Executor] = default_executor,
                allowed_origins: Iterable[str] = (), passwords: Passwords | None = None,
-               start_computer: bool = False) -> FastAPI:
+               start_computer: bool = False, analysis_executor: Callable[[], Executor] = analysis_pool,
+               start_analysis: bool = False) -> FastAPI:
     """The server application. `now` (milliseconds) can be injected so tests drive the clocks
     and the throttles' windows; `ai_executor` makes the pool the computer thinks in (a process
     pool by default); `allowed_origins` are origins besides the server's own that browsers may
     act from (security.py); `passwords` hashes and checks passwords (argon2id defaults);
     `start_computer`: start and warm the computer's worker during the start-up (`serve` does)
-    rather than at its first move."""
+    rather than at its first move; `analysis_executor` makes the analysis board's pool, which
+    `start_analysis` starts and warms at the end of the start-up without waiting for it (`serve`
+    does) rather than at the first analysis."""
     now = now or (lambda: int(time.time() * 1000))
     store = Store(db_url) if db_url else Store.in_folder(data_dir)
-    services = Services.create(store, now, ai_executor, passwords or Passwords())
+    services = Services.create(store, now, ai_executor, passwords or Passwords(), analysis_executor)
 
     async def purge_regularly() -> None:
         while True:
@@ -57,6 +61,8 @@ def create_app(data_dir: str | Path = "data", db_url: str | None = None,
         store.purge(now())  # before serving: nothing waits for it
         if warming is not None:
             await warming
+        if start_analysis:  # after the computer's warm-up (the cores are few); the server does not wait
+            await asyncio.to_thread(services.analyses.start)
         services.hub.resume()  # the games' clocks run from the end of the start-up
         services.lobby.resume()
         cluster = services.hub.cluster

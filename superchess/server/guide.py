@@ -1,14 +1,14 @@
 """The game page's piece guide: every piece type of a game with where it moves from the centre of
-an empty board (the rules' own movement, `rules.game.preview.empty_board_destinations`), each side's
-program where the viewer may see it, and the rules a diagram cannot show (guide.toml); and where a
-piece on the board could move if it were its side's turn (`reach`). Pure rules work: the server
-runs it off the event loop."""
+an empty board (the rules' own movement: the board contract's `lone_piece_reach`; a program's,
+`rules.game.preview.empty_board_destinations`), each side's
+program where the viewer may see it, and the rules a diagram cannot show (guide.toml). Pure rules
+work: the server runs it off the event loop."""
 from __future__ import annotations
 
 import tomllib
 from importlib import resources
 
-from ..rules import Board, ProgramError, Roster
+from ..rules import Board, Roster, get_variant
 from ..rules.game.preview import empty_board_destinations
 from . import variants
 
@@ -22,17 +22,15 @@ def centre(geometry) -> str:
 
 def guide(variant_name: str, rosters: list[dict | None], secret: list[bool]) -> dict:
     """The guide for a viewer who sees `rosters` (None: the default, or `secret` when it is hidden).
-    Each piece: its diagram's destinations with the default program (None where pieces are not
-    vectors: the diagram and previews are for the vector variants), and per side the program this
-    viewer may see with its own destinations, or "secret"."""
-    variant = variants.variant_of(variant_name)
+    Each piece: its diagram's destinations with the default program (the board's
+    `lone_piece_reach` from the centre), and per side the program this viewer may see with its own
+    destinations (vector variants), or "secret"."""
+    board = Board(variant_name)
+    variant = board.variant
     vectors = variants.vector_pieces(variant_name)
     geo = variant.geometry
-    origin = centre(geo) if vectors else None
+    origin = centre(geo)
     programs = [Roster.from_data(r or {}) if vectors else Roster() for r in rosters]
-
-    def reach(roster: Roster, letter: str) -> list[str]:
-        return [geo.name(c) for c in empty_board_destinations(variant, roster, letter, geo.parse_cell(origin))]
 
     pieces = []
     for entry in variants.piece_entries(variant):
@@ -43,29 +41,11 @@ def guide(variant_name: str, rosters: list[dict | None], secret: list[bool]) -> 
             if secret[side]:
                 sides.append("secret")
             elif data and vectors:
-                sides.append({"program": data, "destinations": reach(programs[side], letter)})
+                cells = empty_board_destinations(get_variant(variant_name), programs[side], letter, geo.parse_cell(origin))
+                sides.append({"program": data, "destinations": [geo.name(c) for c in cells]})
             else:
                 sides.append(None)
-        pieces.append({**entry, "destinations": reach(Roster(), letter) if vectors else None, "sides": sides})
+        pieces.append({**entry, "destinations": board.lone_piece_reach(letter, origin), "sides": sides})
     return {"variant": variant_name, "files": geo.files, "ranks": geo.ranks, "origin": origin,
             "pieces": pieces, "notes": NOTES.get(variant_name, [])}
 
-
-def reach(board, square: str) -> list[str]:
-    """Where the piece on `square` could move now if it were its side's turn (the legal moves of a
-    copy of the position with that side to move; in the other variants, whose position text differs,
-    only on its side's turn); ValueError when there is no piece there."""
-    piece = board.piece_at(square)
-    if piece is None:
-        raise ValueError(f"no piece on {square}")
-    if board.turn != piece.side:
-        if not variants.vector_pieces(board.variant.name):
-            return []
-        fields = board.fen().split(" ")
-        fields[1], fields[3] = ("w", "b")[piece.side], "-"
-        try:
-            board = Board(board.variant.name, " ".join(fields), board.rosters)
-        except (ValueError, ProgramError):  # e.g. the other King left in check: no such position
-            return []
-    names = board.geometry.names
-    return sorted({names[m.to_cell] for m in board.legal_moves if m.from_cell >= 0 and names[m.from_cell] == square})

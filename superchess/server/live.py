@@ -15,7 +15,6 @@ from . import variants
 from .clock import TIME_CONTROLS, Clock
 from .colours import COLOUR_RE, DEFAULT_COLOURS, too_close
 from .guide import guide as piece_guide
-from .guide import reach
 from .store import GameRow, waiting_game
 
 
@@ -126,7 +125,7 @@ class LiveGame:
 
     @property
     def takeback_offer(self) -> int | None:
-        """The side asking to take its last move back, or None; a column of the game's row, so that
+        """The side asking to take its last turn back, or None; a column of the game's row, so that
         it outlives a restart and any process may answer it."""
         return self.row.takeback_offer
 
@@ -346,37 +345,44 @@ class LiveGame:
         setattr(self.row, f"colour{side}", colour)
         return {"kind": "colour", "side": side, "colour": colour}
 
-    # -- takebacks (casual games of single-move variants) -------------------------------------
-    def _takeback_plies(self, side: int) -> int:
-        """How many moves a takeback asked by `side` removes: its last move and the reply, if any;
-        ActionError when the game does not allow it."""
-        board = self.game.board
+    # -- takebacks (casual games) -----------------------------------------------------------------
+    def _takeback_start(self, side: int) -> int:
+        """How many moves of the board's stack stay when a takeback asked by `side` is accepted: its
+        last finished turn goes, with every move after it (the reply, an unfinished turn); ActionError
+        when the game does not allow it."""
         if self.row.rated:
             raise ActionError("moves cannot be taken back in a rated game")
-        if variants.multi_move(board.variant):
-            raise ActionError(f"moves cannot be taken back in {board.variant.title} (turns of several moves)")
-        plies = 1 if board.turn != side else 2
-        if len(board.move_stack) < plies:
+        board = self.game.board
+        i = len(board.move_stack) - board.moves_in_turn - 1  # the last move of a finished turn
+        while i >= 0 and self._played[i].ply % 2 != side:  # a turn's ply number tells its side
+            i -= 1
+        if i < 0:
             raise ActionError("you have no move to take back")
-        return plies
+        while i > 0 and self._played[i - 1].ply == self._played[i].ply:  # back to the turn's first move
+            i -= 1
+        return i
 
     def _offer_takeback(self, side: int, payload: dict, now: int) -> dict:
-        self._takeback_plies(side)
+        self._takeback_start(side)
         if self.takeback_offer == side:
             raise ActionError("you have already asked to take your move back")
         self.takeback_offer = side
         return {"kind": "takeback_offer", "side": side}
 
     def _accept_takeback(self, side: int, payload: dict, now: int) -> dict:
-        """The requester's last move (and the reply to it) is taken back; the requester is to move,
-        its clock running from now (the time spent is not given back)."""
+        """The requester's last turn (and the reply to it) is taken back; the requester is to move,
+        its clock running from now (the time spent is not given back). The event lists the moves of
+        the finished turns taken back (an unfinished turn's moves are its mover's draft)."""
         if self.takeback_offer != side ^ 1:
             raise ActionError("there is no takeback request to accept")
-        plies = self._takeback_plies(side ^ 1)
+        keep = self._takeback_start(side ^ 1)
         board = self.game.board
+        finished = len(board.move_stack) - board.moves_in_turn
+        taken = [m.text for m in board.move_stack[keep:finished]]
         self.clock.stop(now)
-        taken = [board.pop().text for _ in range(plies)][::-1]
-        self.clock.moves_made -= plies
+        while len(board.move_stack) > keep:
+            board.pop()
+        self.clock.moves_made = self._turns_done()
         self.clock.start(board.turn, now)
         self.takeback_offer = self.row.draw_offer = None
         return {"kind": "takeback", "side": side, "moves": taken}
@@ -656,7 +662,7 @@ class LiveGame:
             raise ValueError(f"no piece on {square}")
         if self._secret_sides(viewer)[piece.side]:
             return {"square": square, "piece": piece.symbol(), "secret": True, "destinations": []}
-        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": reach(board, square)}
+        return {"square": square, "piece": piece.symbol(), "secret": False, "destinations": board.reach(square)}
 
     def visible_moves(self, viewer: int | None) -> int:
         """How many moves of the board's stack this viewer sees (a drafted turn is the mover's alone)."""

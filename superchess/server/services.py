@@ -13,7 +13,7 @@ from fastapi.requests import HTTPConnection
 
 from .accounts import Accounts, Visitor
 from .ai import AIPlayers
-from .analysis import Analyses
+from .analysis import Analyses, analysis_pool
 from .cluster import Cluster
 from .hub import Hub
 from .lobby import Lobby
@@ -43,15 +43,17 @@ class Services:
 
     @classmethod
     def create(cls, store: Store, now: Callable[[], int], ai_executor: Callable[[], Executor],
-               passwords: Passwords) -> "Services":
-        """The services over `store`, the computer thinking in pools `ai_executor` makes."""
+               passwords: Passwords, analysis_executor: Callable[[], Executor] = analysis_pool) -> "Services":
+        """The services over `store`, the computer thinking in pools `ai_executor` makes, the analysis
+        board's engine in those `analysis_executor` makes."""
         hub = Hub(store, now)
         hub.ai = AIPlayers(hub, ai_executor)
         lobby = Lobby(store, hub, now)
         if store.shared:  # other processes may serve the same games (cluster.py)
             hub.cluster = lobby.cluster = Cluster(store, hub, lobby)
         return cls(store, hub, lobby, Accounts(store, now, passwords),
-                   Throttle(*PREVIEWS_PER_CLIENT, now), Throttle(*POSITIONS_PER_CLIENT, now), Analyses(), now)
+                   Throttle(*PREVIEWS_PER_CLIENT, now), Throttle(*POSITIONS_PER_CLIENT, now), Analyses(analysis_executor),
+                   now)
 
     @property
     def offload(self) -> Offload:

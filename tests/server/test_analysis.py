@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
 from superchess.rules import VARIANTS
+from superchess.engine import warm_up
+from superchess.engine.analysis import analyse
 from superchess.server.analysis import Analyses, BusyError
 
-from .util import ok
+from .util import Server, ok
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -92,3 +94,35 @@ def test_one_analysis_at_a_time_per_client_and_a_few_in_all():
         assert await analyses.run("a", "chess", None, [], None, 100) == {"pv": []}  # free again
         analyses.close()
     asyncio.run(scenario())
+
+
+def test_serve_starts_the_analysis_worker_and_its_warm_up_before_the_first_analysis(data_dir, clock):
+    """Issue 23: `serve` (start_analysis) makes the analysis pool during the start-up and has it warm
+    the engine up, one variant per task (the next submitted when one is done, so an analysis waits
+    for one at most), without waiting for it; the first analysis uses that pool."""
+    pools, tasks = [], []
+
+    class Pool(ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            tasks.append(args[0] if fn is warm_up else fn)
+            if fn is warm_up:  # what the worker process would compile: not here, in the test's process
+                done = Future()
+                done.set_result(None)
+                return done
+            return super().submit(fn, *args, **kwargs)
+
+    def make_pool():
+        pools.append(Pool(1))
+        return pools[-1]
+
+    server = Server(data_dir, clock, analysis_executor=make_pool, start_analysis=True)
+    try:
+        assert len(pools) == 1 and tasks == [(name,) for name in VARIANTS]  # before the start-up ended
+        assert tasks[0] == ("super16",)
+        ok(server.browser().post("/api/analysis/engine", json={"variant": "chess", "movetime_ms": 100}))
+        assert len(pools) == 1 and tasks[-1] is analyse
+    finally:
+        server.close()
+    plain = Server(data_dir, clock, analysis_executor=make_pool)  # tests and other apps: on first use
+    plain.close()
+    assert len(pools) == 1

@@ -3,6 +3,7 @@ outside the event loop, a restart resumes its games, and in Private mode it is t
 human opponent would know."""
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from superchess.rules import Board, Roster
@@ -104,3 +105,37 @@ def test_a_server_started_with_its_computer_has_a_warm_worker_before_it_serves(d
         assert events == ["pool made", "warmed up"]  # the same worker thinks
     finally:
         server.close()
+
+
+def test_the_computer_grants_a_takeback_at_once_and_drops_the_move_it_was_thinking_of(server):
+    """Issue 23: as on lichess, a casual game's computer accepts a takeback at once: asked on the
+    human's turn it takes back the human's move and its reply; asked while it thinks, the human's
+    move, and the move it was thinking of is never played (its position was taken back)."""
+    release, thinking = threading.Event(), threading.Event()
+    calls = []
+
+    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None):
+        calls.append(list(moves))
+        if len(calls) == 2:  # the second search waits until the test lets it answer
+            thinking.set()
+            release.wait(10)
+        return "d7d5" if moves == ["d2d4"] else "e7e5"
+
+    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1), think=think)
+    human, game_id = computer_game(server, level=3, variant="chess")
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        act(ws, [], {"type": "move", "move": "e2e4"})
+        wait_for(server, game_id, human, lambda st: st["moves"] == ["e2e4", "e7e5"])
+        act(ws, [], {"type": "offer_takeback"})  # on the human's turn: its move and the reply go
+        s = wait_for(server, game_id, human, lambda st: st["moves"] == [])
+        assert s["turn"] == 0 and s["takeback_offer"] is None and server.store.moves(game_id) == []
+        act(ws, [], {"type": "move", "move": "d2d4"})
+        assert thinking.wait(10)
+        act(ws, [], {"type": "offer_takeback"})  # while it thinks: the human's move goes
+        s = wait_for(server, game_id, human, lambda st: st["moves"] == [])
+        release.set()  # the search of the position taken back answers d7d5: dropped
+        act(ws, [], {"type": "move", "move": "c2c4"})
+        s = wait_for(server, game_id, human, lambda st: len(st["moves"]) >= 2)
+        assert s["moves"] == ["c2c4", "e7e5"] and s["turn"] == 0
+    server.hub.ai.close()

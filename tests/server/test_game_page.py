@@ -1,9 +1,11 @@
 """The game page's extras over the websocket (docs/protocol.md, "The game page's extras"): takebacks in
-casual games (asked, accepted, declined; refused in rated games and multi-move variants), the chat
+casual games (asked, accepted, declined, whole turns in multi-move variants; refused in rated games), the chat
 (players' and watchers' rooms, cleaned, length- and rate-limited) and the spectator count."""
 from __future__ import annotations
 
 import pytest
+
+from superchess.rules import Board
 
 from .util import act, http_state, move, new_match, rated_game, recv, recv_error, recv_state, sync
 
@@ -71,12 +73,60 @@ def test_takebacks_refused_clearly_and_nothing_changes(server):
         assert recv_error(w1) == "moves cannot be taken back in a rated game"
         assert sync(w1)["state"]["takeback_offer"] is None
     g = new_match(server, variant="intergrid")
-    with g.p1.websocket_connect(f"/ws/games/{g.id}") as w1:
-        recv_state(w1)
-        move(w1, [], "e2e3")
-        move(w1, [], "end")
-        w1.send_json({"type": "offer_takeback"})
-        assert "cannot be taken back in InterGrid" in recv_error(w1)
+    with g.p1.websocket_connect(f"/ws/games/{g.id}") as w1, g.p2.websocket_connect(f"/ws/games/{g.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        move(w1, [w2], "e2e3")
+        move(w1, [w2], "end")
+        move(w2, [w1], "e7e6")  # Player 2 has no finished turn yet
+        w2.send_json({"type": "offer_takeback"})
+        assert recv_error(w2) == "you have no move to take back"
+
+
+def test_an_intergrid_takeback_removes_whole_turns(server):
+    """Issue 23: in a multi-move variant a takeback removes the asker's last turn (square and point
+    move), the opponent's reply and the asker's unfinished turn; the clock counts turns again."""
+    m = new_match(server, variant="intergrid", time_control="blitz-3+2")
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        move(w1, [w2], "e2e3")
+        move(w1, [w2], "A2A3")  # the point move ends the turn
+        act(w1, [w2], {"type": "offer_takeback"})  # not answered yet: the asker's turn alone goes
+        done = act(w2, [w1], {"type": "accept_takeback"})
+        assert done[0]["event"] == {"kind": "takeback", "side": 1, "moves": ["e2e3", "A2A3"]}
+        st = done[1]["state"]
+        assert st["moves"] == [] and st["turn"] == 0 and st["turn_moves"] == 0 and "e2" in st["legal"]
+        for w, text in ((w1, "e2e3"), (w1, "A2A3"), (w2, "e7e6"), (w2, "end"), (w1, "d2d3")):
+            move(w, [w1 if w is w2 else w2], text)
+        act(w1, [w2], {"type": "offer_takeback"})  # mid-turn: that turn, the reply and the turn before go
+        done = act(w2, [w1], {"type": "accept_takeback"})
+        assert done[0]["event"]["moves"] == ["e2e3", "A2A3", "e7e6", "end"]
+        st = done[1]["state"]
+        assert (st["moves"], st["turn"], st["turn_moves"], st["can_abort"]) == ([], 0, 0, True)
+        assert stored_moves(server, m.id) == []
+        for w, text in ((w1, "d2d3"), (w1, "end"), (w2, "e7e6"), (w2, "end")):
+            move(w, [w1 if w is w2 else w2], text)
+        act(w2, [w1], {"type": "offer_takeback"})  # Player 2's turn, answered by nothing yet
+        done = act(w1, [w2], {"type": "accept_takeback"})
+        assert done[0]["event"]["moves"] == ["e7e6", "end"] and done[1]["state"]["turn"] == 1
+    assert stored_moves(server, m.id) == ["d2d3", "end"]
+
+
+def test_a_tilingrider_takeback_removes_whole_turns_and_keeps_a_draft_private(server):
+    """Issue 23 with tiling-rider R12: the turns taken back are listed, but the moves of the
+    accepter's unfinished turn (its draft, which the asker never saw) are dropped unlisted."""
+    fen = Board("tilingrider").fen().replace(" w 4! ", " w 2 ")  # turns of up to 2 moves (R11 aside)
+    m = new_match(server, variant="tilingrider", fen=fen)
+    with m.p1.websocket_connect(f"/ws/games/{m.id}") as w1, m.p2.websocket_connect(f"/ws/games/{m.id}") as w2:
+        recv_state(w1), recv_state(w2)
+        assert "event" not in act(w1, [w2], {"type": "move", "move": "a4a5"})[1]  # a draft: its mover's alone
+        act(w1, [w2], {"type": "move", "move": "c4c5"})  # the allowance used: the turn ends
+        assert "event" not in act(w2, [w1], {"type": "move", "move": "a13a12"})[1]  # Player 2's draft
+        act(w1, [w2], {"type": "offer_takeback"})
+        done = act(w2, [w1], {"type": "accept_takeback"})
+        assert done[1]["event"] == {"kind": "takeback", "side": 1, "moves": ["a4a5", "c4c5"]}
+        for st in (done[0]["state"], done[1]["state"]):
+            assert (st["moves"], st["turn"], st["turn_moves"]) == ([], 0, 0)
+    assert stored_moves(server, m.id) == []
 
 
 @pytest.mark.postgresql

@@ -64,3 +64,23 @@ def test_reach_is_where_a_piece_could_move_on_its_sides_turn_and_bad_squares_are
         r = watcher.get(f"/api/games/{m.id}/reach/{square}")
         assert r.status_code == 400 and words in r.json()["detail"], square
     assert watcher.get("/api/games/nope/guide").status_code == 404
+
+
+def test_every_family_has_diagrams_and_either_sides_pieces_have_a_reach(server):
+    """Issue 23: Vanguard, InterGrid and Tiling Rider diagrams from the board contract's
+    `lone_piece_reach` (tests/rules/test_lone_piece_reach.py checks it against the rules' moves), and
+    a piece of the side not to move lights where it could go on its side's turn."""
+    for variant, origin, theirs, reach in (("vanguard", "h8", "b15", ["a12", "a13", "c12", "c13"]),
+                                           ("intergrid", "d4", "e7", ["e5", "e6"]),
+                                           ("tilingrider", "i8", "a13", ["a12", "b12"])):
+        m = new_match(server, variant=variant)
+        guide = ok(m.p1.get(f"/api/games/{m.id}/guide"))
+        assert guide["origin"] == origin
+        board = Board(variant)
+        for letter, piece in pieces_of(guide).items():
+            assert piece["destinations"] and piece["destinations"] == board.lone_piece_reach(letter, origin), letter
+        assert ok(m.p1.get(f"/api/games/{m.id}/reach/{theirs}"))["destinations"] == reach, variant
+    assert pieces_of(guide)["K"]["destinations"][:4] == ["i5", "j5", "i6", "j6"]  # the giant King: whole units
+    m = new_match(server, variant="intergrid")  # a point piece: its moves after the square move (R8)
+    for point, reach in (("B7", ["A5", "C5", "D8"]), ("B1", ["A3", "C3", "D0"])):
+        assert ok(m.p1.get(f"/api/games/{m.id}/reach/{point}"))["destinations"] == reach

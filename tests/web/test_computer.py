@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .helpers import FIRST_REPLY_MS, play_the_computer
+from .helpers import FIRST_REPLY_MS, play_the_computer, shots
 
 REPLY_MS = 30_000
 
@@ -92,3 +92,26 @@ def test_the_computer_moves_first_when_it_is_player_one(two_players, server):
     st = api_state(page, server, game_id)
     assert st["you"] == 1 and st["moves"] == [move] and st["turn"] == 1
     expect(page.locator("#holdings-0")).to_be_hidden()             # chess has no holdings
+
+
+def test_the_computer_grants_a_takeback_at_once(two_players, server):
+    """Issue 23: in a (casual) game against the computer a takeback is granted at once, as on lichess:
+    the human's move and the computer's reply go, and the game goes on from there."""
+    page = two_players[0]
+    page.goto(server.url + "/")
+    page.select_option("#computer-variant", "chess")
+    game_id = play_the_computer(page, level=1, side=0)
+    click_move(page, "e2", "e4")
+    expect_reply(page, server, game_id, 1, FIRST_REPLY_MS)
+    expect(page.locator("#takeback")).to_be_visible()
+    page.click("#takeback")
+    expect(page.locator('#moves [data-ply="0"]')).to_have_count(0)
+    expect(page.locator('#board [data-square="e2"]')).to_have_attribute("data-piece", "P")
+    expect(page.locator("#status")).to_have_text("Your move.")
+    expect(page.locator("#message")).to_contain_text("Taken back: e2e4")
+    shots(page, "takeback-computer")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    assert api_state(page, server, game_id)["moves"] == []
+    click_move(page, "d2", "d4")
+    expect_reply(page, server, game_id, 1, REPLY_MS)
+    assert api_state(page, server, game_id)["moves"][0] == "d2d4"

@@ -63,3 +63,29 @@ def test_reprogrammed_pieces_are_marked_and_their_programs_shown(two_players, se
     b.hover('#board [data-square="b1"]')
     expect(b.locator("#piece-tip")).to_contain_text("Knight (Player 1) on b1: 1 square")
     shots(b, "guide-programmed")
+
+
+def test_other_families_diagrams_and_the_reach_of_a_piece_not_to_move(two_players, server):
+    """Issue 23: Vanguard's, Tiling Rider's and InterGrid's diagrams come from the board contract
+    (`lone_piece_reach`, checked against the rules in tests/rules/test_lone_piece_reach.py); hovering
+    a piece of the side not to move lights its reach there too (an InterGrid point piece: its moves
+    after the square move)."""
+    a, _ = two_players
+    for variant, origin, letters, hovered, tip, reach in (
+            ("vanguard", "h8", ("N", "W", "E", "L"), "b15", "(Player 2) on b15", {"a12", "a13", "c12", "c13"}),
+            ("tilingrider", "i8", ("K", "N", "G"), "a13", "Wazir (Player 2) on a13", {"a12", "b12"}),
+            ("intergrid", "d4", ("N", "Q"), "B7", "Knight (Player 2) on B7", {"A5", "C5", "D8"})):
+        api_match(two_players, server, variant=variant)
+        a.set_viewport_size({"width": 1366, "height": 768})
+        a.locator("#guide summary").click()
+        board = Board(variant)
+        for letter in letters:
+            diagram = f'#guide-list > li[data-letter="{letter}"] > .guide-diagram'
+            assert dests(a, diagram) == set(board.lone_piece_reach(letter, origin)), (variant, letter)
+        shots(a, f"guide-{variant}")
+        a.set_viewport_size({"width": 1366, "height": 768})
+        a.hover(f'#board [data-square="{hovered}"]')
+        expect(a.locator("#piece-tip")).to_contain_text(tip)
+        expect(a.locator("#board .dest")).to_have_count(len(reach))
+        for square in reach:
+            expect(a.locator(f'#board [data-square="{square}"].dest')).to_have_count(1)

@@ -85,3 +85,53 @@ def test_phone_roster_editor_has_the_pieces_and_the_board_in_one_screen(browser,
     expect(page.locator('#vectors li[data-vector="0,2"]')).to_have_count(1)
     screenshot(page, "phone-roster-editor-390x844")
     page.close()
+
+
+def centre(page, square):
+    b = box(page, f'#board [data-square="{square}"]')
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def test_a_held_touch_on_a_16x16_phone_board_opens_a_loupe_and_lifting_chooses_the_square(browser, server):
+    """Issue 23 item 8: on a phone the 16x16 board's squares are 23 px; a touch held still opens a
+    magnified loupe above the finger, the finger may slide to the intended square, and lifting it
+    chooses that square (real touch input through Chromium's DevTools protocol)."""
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+                for _ in range(2)]
+    a, b = pages = [c.new_page() for c in contexts]
+    api_match(pages, server, variant="super16")
+    assert box(a, '#board [data-square="h2"]')["width"] < 30  # small squares: the loupe serves them
+    cdp = a.context.new_cdp_session(a)
+
+    def touch(kind, at=None):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": at[0], "y": at[1]}] if at else []})
+
+    def hold_and_slide(frm, to):
+        (x0, y0), (x1, y1) = frm, to
+        touch("touchStart", frm)
+        a.wait_for_timeout(400)
+        expect(a.locator(".loupe")).to_be_visible()
+        for i in range(1, 6):  # the finger slides to the intended square
+            touch("touchMove", (x0 + (x1 - x0) * i / 5, y0 + (y1 - y0) * i / 5))
+
+    # the finger lands on h3 (an empty square: a 23 px tap would miss the pawn), slides to h2
+    hold_and_slide(centre(a, "h3"), centre(a, "h2"))
+    expect(a.locator(".loupe")).to_have_attribute("data-square", "h2")
+    expect(a.locator(".loupe .loupe-target[data-square='h2'][data-piece='P']")).to_have_count(1)
+    screenshot(a, "phone-loupe-390x844")
+    touch("touchEnd")
+    expect(a.locator(".loupe")).to_be_hidden()
+    expect(a.locator("#board")).to_have_attribute("data-selected", "h2")  # chosen as a tap would
+    hold_and_slide(centre(a, "g4"), centre(a, "h4"))
+    touch("touchEnd")
+    for p in pages:
+        expect(p.locator('#moves [data-ply="0"]')).to_have_attribute("data-move", "h2h4")
+    # the board zoomed (46 px squares) needs no loupe: a held touch opens none
+    a.click("#zoom")
+    a.locator('#board [data-square="h15"]').scroll_into_view_if_needed()
+    touch("touchStart", centre(a, "h15"))
+    a.wait_for_timeout(400)
+    touch("touchEnd")
+    expect(a.locator(".loupe")).to_be_hidden()
+    for c in contexts:
+        c.close()

@@ -12,11 +12,11 @@ from functools import partial
 from operator import attrgetter
 
 from .contract import BaseBoard, IllegalMoveError, Move, Piece
-from .encoding import CASTLE, CELL_MASK, DESTROY, MAX_CODE, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT
+from .encoding import CASTLE, CELL_MASK, DESTROY, MAX_CODE, PROMO_MASK, PROMO_SHIFT, SIDE_SHIFT, TO_SHIFT, code_of
 from .fen import get_fen, set_fen
 from .native import NativePosition, core_of, core_position, python_position, search_start
 from .outcome import Outcome, Termination
-from .position import Position
+from .position import Position, lone_piece_destinations
 from .program import Roster
 from .variant import Variant, load_variant
 
@@ -149,6 +149,15 @@ class CoreBoard(BaseBoard):
         for m in self.move_stack:
             b.push_code(m.code)
         return b
+
+    def _turned_fen(self) -> str:
+        fields = self.fen().split(" ")
+        fields[1], fields[3] = "wb"[self.turn ^ 1], "-"
+        return " ".join(fields)
+
+    def _lone_piece_cells(self, letter: str, cell: int, side: int) -> list[int]:
+        return lone_piece_destinations(Position(self.variant, self.rosters), cell,
+                                       code_of(side, self.variant.type_index(letter)))
 
     # -- moves ------------------------------------------------------------------------------
     def move_of(self, m: int) -> Move:

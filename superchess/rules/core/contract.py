@@ -14,7 +14,7 @@ the abstract methods and overrides a shared one only to do it faster or by its o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -206,6 +206,56 @@ class BaseBoard(ABC):
     @abstractmethod
     def copy(self) -> BaseBoard:
         """A board in the same position, with the same history."""
+
+    def reach(self, square: str) -> list[str]:
+        """Where the piece on `square` could move if it were its side's turn (the legal moves of the
+        position with its side to move, `turned`; none where the rules refuse that position), by cell
+        name, sorted: the game page's hover. ValueError when there is no piece there."""
+        piece = self.piece_at(square)
+        if piece is None:
+            raise ValueError(f"no piece on {square}")
+        board = self
+        if self.turn != piece.side:
+            try:
+                board = self.turned()
+            except ValueError:  # e.g. the other King left in check: no such position
+                return []
+        names = self.geometry.names
+        return sorted({names[m.to_cell] for m in board._legal_list() if m.from_cell >= 0 and names[m.from_cell] == square})
+
+    def turned(self) -> BaseBoard:
+        """A board of the position as it stands with the other side to move, without history (where
+        would its pieces go if it were their turn: the piece guide). A turn variant mid-turn ends the
+        turn where the rules let it end now, else starts from the turn's start. ValueError (FenError)
+        where the rules refuse that position (the side that moved would stand in check)."""
+        if self.moves_in_turn:
+            ends = [mv for mv in self._legal_list() if mv.from_cell < 0]
+            if ends:
+                board = self.copy()
+                board.push(ends[0])
+                return board
+        return type(self)(self.variant, self._turned_fen(), self.rosters, self.core)
+
+    @abstractmethod
+    def _turned_fen(self) -> str:
+        """The position text of the current turn's start with the other side to move (no en passant
+        target; a per-turn allowance kept as a maximum)."""
+
+    def lone_piece_reach(self, letter: str, square: str, side: int = 0) -> list[str]:
+        """The cells a piece of type `letter` of `side` (with this board's rosters) reaches standing
+        alone on `square` of an empty board, by the variant's own movement, in cell order (a piece
+        that covers several cells: every cell it would cover): the piece guide's diagrams.
+        ValueError for an unknown letter or a square it cannot stand on."""
+        cell = self.cell(square)
+        letter = letter.upper()
+        if all(p.letter != letter for p in self.variant.pieces):
+            raise ValueError(f"{self.variant.name} has no piece {letter!r}")
+        names = self.geometry.names
+        return [names[c] for c in sorted(set(self._lone_piece_cells(letter, cell, side)) - {cell})]
+
+    @abstractmethod
+    def _lone_piece_cells(self, letter: str, cell: int, side: int) -> Iterable[int]:
+        """`lone_piece_reach`'s cells (the origin may be among them: it is dropped)."""
 
     # -- moves ------------------------------------------------------------------------------
     @abstractmethod

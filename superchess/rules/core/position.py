@@ -732,3 +732,12 @@ class Position(CellPosition):
         self.ep_key = ep_key
         self.halfmove = halfmove
         self.hash = h
+
+
+def lone_piece_destinations(pos: Position, cell: int, code: int) -> list[int]:
+    """The cells the piece `code` reaches standing alone on `cell` of the empty position `pos` (which
+    this sets up, its owner to move): its pseudo-legal moves, as alone nothing can make one illegal
+    but the absence of its King, which a diagram ignores."""
+    pos.put(cell, code)
+    pos.side = code >> SIDE_SHIFT
+    return [(m >> TO_SHIFT) & CELL_MASK for m in pos.pseudo_legal()]

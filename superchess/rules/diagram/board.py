@@ -17,6 +17,7 @@ from ..core.board import CoreBoard, pieces_of
 from ..core.contract import IllegalMoveError
 from ..core.encoding import CELL_MASK, PROMO_MASK, PROMO_SHIFT, TO_SHIFT
 from ..core.native import core_position
+from ..core.position import lone_piece_destinations
 from ..core.outcome import Outcome, Termination
 from ..core.program import Roster
 from .fen import get_fen, set_fen
@@ -80,6 +81,15 @@ class DiagramBoard(CoreBoard):
 
     def name(self, cell: int) -> str:
         return self.geometry.name(cell)
+
+    def _turned_fen(self) -> str:
+        fields = self.fen().split(" ")
+        fields[1] = "wb"[self.turn ^ 1]
+        return " ".join(fields)
+
+    def _lone_piece_cells(self, letter: str, cell: int, side: int) -> list[int]:
+        pos = DiagramCorePosition(self.variant)
+        return lone_piece_destinations(pos, cell, pos.code(side, letter))
 
     # -- moves ------------------------------------------------------------------------------
     def move_of(self, m: int) -> DiagramMove:

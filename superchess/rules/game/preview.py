@@ -4,8 +4,8 @@ be used at all."""
 from __future__ import annotations
 
 from ..core.board import CoreBoard
-from ..core.encoding import CELL_MASK, TO_SHIFT, code_of
-from ..core.position import Position
+from ..core.encoding import code_of
+from ..core.position import Position, lone_piece_destinations
 from ..core.program import ProgramError, Roster
 from ..core.text import FenError
 from ..core.variant import Variant
@@ -28,10 +28,8 @@ def empty_board_destinations(variant: Variant, roster: Roster, letter: str, cell
     validate_roster(variant, roster)
     if letter not in variant.by_letter:
         raise ProgramError(f"{variant.name} has no piece {letter!r}")
-    pos = Position(variant, _rosters(side, roster))
-    pos.put(cell, code_of(side, variant.type_index(letter)))
-    pos.side = side
-    return sorted({(m >> TO_SHIFT) & CELL_MASK for m in pos.legal()})
+    return sorted(set(lone_piece_destinations(Position(variant, _rosters(side, roster)), cell,
+                                              code_of(side, variant.type_index(letter)))))
 
 
 def start_moves(variant: Variant, roster: Roster, letter: str, fen: str | None = None) -> dict[int, list[int]]:

@@ -19,7 +19,7 @@ from ..core.program import Roster
 from ..core.turn_board import END_MOVE, TurnBoard
 from ..core.turns import TurnModel, TurnSearch
 from .fen import intergrid_fen, parse_intergrid_fen
-from .geometry import SQUARES
+from .geometry import POINTS, SQUARES
 from .position import IntergridPosition
 from .variant import IntergridVariant, get_intergrid_variant
 
@@ -111,6 +111,34 @@ class IntergridBoard(TurnBoard):
 
     def _parse_start(self, text: str) -> Cursor:
         return Cursor(parse_intergrid_fen(text))
+
+    def reach(self, square: str) -> list[str]:
+        """`BaseBoard.reach`; a point piece at the start of its side's turn, whose moves come after
+        the square move (R8): its point moves as if the square move changed nothing around it."""
+        cell = self.cell(square)
+        piece = self.piece_at(cell)
+        if piece is None or GEOMETRY.layer[cell] != POINTS or (piece.side == self.turn and self.moves_in_turn):
+            return super().reach(square)
+        try:
+            start = self if piece.side == self.turn else self.turned()
+        except ValueError:
+            return []
+        pos = parse_intergrid_fen(start.fen())
+        pos.phase = 1  # the square move made
+        return sorted({GEOMETRY.name((m >> TO_SHIFT) & CELL_MASK) for m in pos.moves() if m & CELL_MASK == cell})
+
+    def _turned_fen(self) -> str:
+        fields = self.fen().partition(" | ")[0].split(" ")  # squares, points, side, castling, en passant, ...
+        fields[2], fields[4] = "wb"[self.turn ^ 1], "-"
+        return " ".join(fields)
+
+    def _lone_piece_cells(self, letter: str, cell: int, side: int) -> list[int]:
+        """The piece of that letter of the cell's lattice (a square or a point piece, R1)."""
+        layer = GEOMETRY.layer[cell]
+        pos = IntergridPosition()
+        pos.put(cell, side << SIDE_SHIFT | VARIANT.type_index(layer, letter))
+        pos.side, pos.phase = side, layer  # a turn's square moves (phase 0), then its point moves
+        return [(m >> TO_SHIFT) & CELL_MASK for m in pos.moves()]
 
     # -- state ------------------------------------------------------------------------------
     @property

@@ -132,6 +132,20 @@ class TilingBoard(TurnBoard):
     def _parse_start(self, text: str) -> TilingPosition:
         return TilingPosition.from_fen(text)
 
+    def _turned_fen(self) -> str:
+        fields = self.fen().partition(" | ")[0].split(" ")  # placement, side, allowance, quiet turns, turn
+        fields[1], fields[2] = "wb"[self.turn ^ 1], fields[2].rstrip("!")  # an exact allowance is the opening's
+        return " ".join(fields)
+
+    def _lone_piece_cells(self, letter: str, cell: int, side: int) -> list[int]:
+        """A small piece's steps and elongations (R5); the giant King's steps from the unit holding
+        `cell`, each destination unit as its four cells."""
+        pos = TilingPosition()
+        tables, code = pos.tables, pos.code_for(side, letter)
+        if code == tables.king_code[side]:
+            return [c for v, _ in tables.king_steps[_GEO.unit_of[cell]] for c in _GEO.unit_cells[v]]
+        return [c for to, _, partner, _ in tables.steps[code][cell] for c in (to, partner) if c >= 0]
+
     # -- state ------------------------------------------------------------------------------
     @property
     def position(self) -> TilingPosition:

@@ -350,13 +350,31 @@ export class BoardView {
     if (this.suppressClick) { this.suppressClick = false; return; }
     if (this.onSquare) {
       const sq = this._eventSquare(e);
-      if (sq && this.interactive) this.onSquare(sq);
+      if (sq) this.tap(sq);
       return;
     }
-    if (!this.picker.hidden) { this.closePicker(); return; }
     const g = e.target.closest('[data-square]');
-    if (!g || !this.svg.contains(g)) { if (this.selected) this.deselect(); return; }
-    this.clickSquare(g.getAttribute('data-square'));
+    if (g && this.svg.contains(g)) this.tap(g.getAttribute('data-square'));
+    else if (!this.picker.hidden) this.closePicker();
+    else if (this.selected) this.deselect();
+  }
+
+  /** What a click on the square `sq` does (the phone's loupe, loupe.js, chooses a square so). */
+  tap(sq) {
+    if (this.onSquare) {
+      if (this.interactive) this.onSquare(sq);
+    } else if (!this.picker.hidden) {
+      this.closePicker();
+    } else {
+      this.clickSquare(sq);
+    }
+  }
+
+  /** Forget a press that could become a drag (another gesture, the loupe's, took the finger). */
+  cancelDrag() {
+    const d = this.drag;
+    this._endDrag();
+    if (d && d.active) this.render();
   }
 
   /** The square under a pointer event (by its target, else by its position: the squares may have
@@ -364,7 +382,7 @@ export class BoardView {
   _eventSquare(e) {
     const g = e.target && e.target.closest && e.target.closest('[data-square]');
     if (g && this.svg.contains(g)) return g.getAttribute('data-square');
-    return (e.clientX || e.clientY) ? this._squareAt(e.clientX, e.clientY) : null;
+    return (e.clientX || e.clientY) ? this.squareAt(e.clientX, e.clientY) : null;
   }
 
   _onPickerClick(e) {
@@ -379,7 +397,7 @@ export class BoardView {
   // ---- dragging: press on a movable piece, move, release on a destination ----------------
 
   /** The cell under a client position: a point (drawn on top) before the square around it. */
-  _squareAt(clientX, clientY) {
+  squareAt(clientX, clientY) {
     const st = this.state;
     const ctm = this.svg.getScreenCTM();
     if (!st || !ctm) return null;
@@ -466,7 +484,7 @@ export class BoardView {
     if (!d.active) return; // a plain click: the click handler does the work
     this.suppressClick = true;
     setTimeout(() => { this.suppressClick = false; }, 0);
-    const to = this._squareAt(e.clientX, e.clientY);
+    const to = this.squareAt(e.clientX, e.clientY);
     if (to && to !== d.from) this.clickSquare(to);
     else this.render();
   }

@@ -8,6 +8,7 @@ import { DEFAULT_SET, PIECE_NAMES, PieceSet, pieceIcon, sideOf } from './pieces.
 import { Chat, showSpectators } from './chat.js';
 import { GameColours } from './colours.js';
 import { Guide } from './guide.js';
+import { Loupe } from './loupe.js';
 import { Premove } from './premove.js';
 import { Replay } from './replay.js';
 import { Sounds } from './sounds.js';
@@ -48,6 +49,7 @@ const prelude = {
 const TICK_MS = 100;
 
 const board = new BoardView($('#board'), { onMove: (move) => send({ type: 'move', move }) });
+new Loupe(board); // a phone's touch held on a 16x16 board magnifies it; lifting the finger chooses the square
 // looking back through the moves (replay.js): the board shows a past position, the game goes on
 const replay = new Replay(gameId, () => { if (state) render(state, false); }, (text) => showMessage(text, 'error'));
 const premove = new Premove(board, (move) => send({ type: 'move', move }), (text) => showMessage(text, 'info', 5000));
@@ -257,6 +259,14 @@ function render(st, fresh = true) {
   if (fresh) onClock(st.clock);
 }
 
+/** Has this player a finished turn to take back (the server takes back its last finished turn and
+ * everything after it)? Each move's turn is its ply number ("move_plies"; one move a turn without it). */
+function hasFinishedTurn(st) {
+  const finished = (st.moves || []).length - (st.turn_moves || 0);
+  if (!Array.isArray(st.move_plies)) return finished > (st.turn === st.you ? 1 : 0);
+  return st.move_plies.slice(0, finished).some((ply) => ply % 2 === st.you);
+}
+
 function renderStatus(st) {
   const el = $('#status');
   el.dataset.status = st.status || '';
@@ -338,11 +348,11 @@ function renderActions(st) {
   show('#accept-draw', player && active && offeredToMe);
   show('#decline-draw', player && active && offeredToMe);
   show('#claim-draw', player && active && Boolean(st.can_claim_draw));
-  // a takeback (casual games of single-move variants): ask for one, or answer the opponent's
-  const takebacks = player && active && !st.rated && !Array.isArray(st.move_plies);
+  // a takeback (casual games; whole turns in multi-move variants): ask for one, or answer the opponent's
+  const takebacks = player && active && !st.rated;
   const askedByMe = takebacks && st.takeback_offer === st.you;
   const askedOfMe = takebacks && st.takeback_offer === opp;
-  show('#takeback', takebacks && !askedOfMe && (st.moves || []).length > (st.turn === st.you ? 1 : 0));
+  show('#takeback', takebacks && !askedOfMe && hasFinishedTurn(st));
   $('#takeback').disabled = askedByMe;
   $('#takeback').textContent = askedByMe ? 'Takeback asked' : 'Takeback';
   show('#accept-takeback', askedOfMe);

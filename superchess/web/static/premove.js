@@ -1,6 +1,7 @@
 // Premove: during the opponent's turn a player may queue one move (click a piece of theirs, then a
 // square). It is shown on the board, cancelled by another click, and sent as soon as the turn comes
-// if it is legal then (else dropped, with a message). Single-move variants only.
+// if it is legal then (else dropped, with a message). In a variant of several moves a turn
+// (InterGrid, Tiling Rider) it is the first move of the next turn; the rest is played as usual.
 
 import { sideOf } from './pieces.js';
 
@@ -31,8 +32,7 @@ export class Premove {
    * a queued move when the turn has come. */
   sync(st, live) {
     const player = st.you === 0 || st.you === 1;
-    const singleMove = !Array.isArray(st.move_plies);
-    const waiting = player && live && singleMove && st.status === 'active' && st.turn !== st.you;
+    const waiting = player && live && st.status === 'active' && st.turn !== st.you;
     if (player && st.status === 'active' && st.turn === st.you && this.queued) this._play(st);
     if (st.status !== 'active') this.clear();
     if (waiting) {
