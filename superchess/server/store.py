@@ -234,6 +234,8 @@ _DELETE_MOVE = delete(MoveRow.__table__).where((MoveRow.__table__.c.game_id == b
 
 
 _NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
+# several notifications in one statement (one round trip), sent in the arrays' order (unnest's)
+_NOTIFY_ALL = text("SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), CAST(:payloads AS text[])) AS n(c, p)")
 
 
 def row_values(row: GameRow) -> dict:
@@ -522,8 +524,8 @@ class Store:
             changes, written = self._write(conn, saves)
             if publish is not None:
                 notes = [note for note in map(publish, saves) if note is not None]
-                for channel, payload in notes:
-                    conn.execute(_NOTIFY, {"channel": channel, "payload": payload})
+                if notes:
+                    conn.execute(_NOTIFY_ALL, {"channels": [c for c, _ in notes], "payloads": [p for _, p in notes]})
         self._remember(written)
         return Saved(changes, stale)
 
