@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from superchess.engine.evaluate import evaluate, evaluator_for, pack, unpack
+from superchess.engine.evaluate import Evaluator, default_params, evaluate, evaluator_for, pack, unpack
 from superchess.engine.play import static_evaluation
 from superchess.engine.values import piece_values
 from superchess.rules import Board, Program, Roster
@@ -129,3 +129,57 @@ def test_capture_generator_does_not_promote_a_self_destroying_capture():
     assert len(to_d16) == 1 and to_d16[0] in legal
     to_b16 = [m for m in caps if (m >> TO_SHIFT) & CELL_MASK == b.cell("b16")]
     assert len(to_b16) == len(b.variant.promotion_choices) and set(to_b16) <= set(legal)
+
+
+def native_eval(fen: str, **terms: int) -> int:
+    """The native static evaluation of a chess position (side to move's view), with some of
+    eval.toml's [terms] replaced."""
+    native_search = pytest.importorskip("superchess.engine.native_search")
+    if native_search._native is None:
+        pytest.skip("the native core is not built")
+    params = default_params()
+    ev = Evaluator("chess", (Roster(), Roster()), {"tables": params["tables"], "terms": params["terms"] | terms})
+    pos = Board("chess", fen).native_position()[0]
+    return native_search._native.Searcher(1).evaluate(pos, native_search.evaluation(ev))[0]
+
+
+def term_share(fen: str, *names: str) -> int:
+    """How much the named terms add to a chess position's evaluation."""
+    return native_eval(fen) - native_eval(fen, **dict.fromkeys(names, 0))
+
+
+def test_two_bishops_on_both_colours_make_a_pair():
+    assert 30 <= term_share("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "pair_mg", "pair_eg") <= 50
+    assert term_share("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", "pair_mg", "pair_eg") == 0  # one colour
+    assert term_share("4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1", "pair_mg", "pair_eg") == 0
+
+
+def test_pieces_hitting_the_king_zone_together_count_as_an_attack():
+    # the Queen and the Knight both hit the cells around Black's castled King
+    attack = "r4rk1/ppp2ppp/8/6N1/7Q/8/PPP2PPP/R5K1 w - - 0 1"
+    assert term_share(attack, "attacker_weight", "zone_hit") > 30
+    # one attacker alone is no attack
+    assert term_share("r4rk1/ppp2ppp/8/8/7Q/8/PPP2PPP/R5K1 w - - 0 1", "attacker_weight", "zone_hit") == 0
+
+
+def test_a_king_without_pawns_in_front_is_weaker():
+    sheltered = "rn1q1rk1/ppp2ppp/8/8/8/8/PPP2PPP/RN1Q1RK1 w - - 0 1"
+    assert term_share(sheltered, "shelter_missing", "shelter_semi_open", "shelter_open") == 0
+    # White's g- and h-pawns gone: two files without own pawns, one without any pawn
+    open_king = "rn1q1rk1/ppp2ppp/8/8/8/8/PPP2P2/RN1Q1RK1 w - - 0 1"
+    assert term_share(open_king, "shelter_missing", "shelter_semi_open", "shelter_open") < -40
+
+
+def test_a_rook_on_an_open_file_counts():
+    open_file = "4k3/pp3ppp/8/8/8/8/PP3PPP/3RK3 w - - 0 1"
+    closed = "4k3/pp1p1ppp/8/8/8/8/PP1P1PPP/3RK3 w - - 0 1"
+    terms = ("file_open_mg", "file_open_eg", "file_semi_mg", "file_semi_eg")
+    assert term_share(open_file, *terms) > 0
+    assert term_share(closed, *terms) == 0
+
+
+def test_a_passed_pawn_counts_less_when_blocked():
+    free = "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1"
+    blocked = "4k3/3n4/3P4/8/8/8/8/4K3 w - - 0 1"
+    assert term_share(free, "passed_blocked_pct") == 0
+    assert term_share(blocked, "passed_blocked_pct") > 0  # 0% of the bonus would remain
