@@ -143,43 +143,40 @@ def native_eval(fen: str, **terms: int) -> int:
     return native_search._native.Searcher(1).evaluate(pos, native_search.evaluation(ev))[0]
 
 
-def term_share(fen: str, *names: str) -> int:
-    """How much the named terms add to a chess position's evaluation."""
-    return native_eval(fen) - native_eval(fen, **dict.fromkeys(names, 0))
+def term_share(fen: str, **terms: int) -> int:
+    """How much the named terms, at the values given, add to a chess position's evaluation."""
+    return native_eval(fen, **terms) - native_eval(fen, **dict.fromkeys(terms, 0))
 
 
 def test_two_bishops_on_both_colours_make_a_pair():
-    assert 30 <= term_share("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "pair_mg", "pair_eg") <= 50
-    assert term_share("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", "pair_mg", "pair_eg") == 0  # one colour
-    assert term_share("4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1", "pair_mg", "pair_eg") == 0
+    pair = {"pair_mg": 30, "pair_eg": 50}
+    assert 30 <= term_share("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", **pair) <= 50
+    assert term_share("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", **pair) == 0  # both on one colour
+    assert term_share("4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1", **pair) == 0
 
 
 def test_pieces_hitting_the_king_zone_together_count_as_an_attack():
+    units = {"attacker_weight": 2, "zone_hit": 3}
     # the Queen and the Knight both hit the cells around Black's castled King
-    attack = "r4rk1/ppp2ppp/8/6N1/7Q/8/PPP2PPP/R5K1 w - - 0 1"
-    assert term_share(attack, "attacker_weight", "zone_hit") > 30
+    assert term_share("r4rk1/ppp2ppp/8/6N1/7Q/8/PPP2PPP/R5K1 w - - 0 1", **units) > 30
     # one attacker alone is no attack
-    assert term_share("r4rk1/ppp2ppp/8/8/7Q/8/PPP2PPP/R5K1 w - - 0 1", "attacker_weight", "zone_hit") == 0
+    assert term_share("r4rk1/ppp2ppp/8/8/7Q/8/PPP2PPP/R5K1 w - - 0 1", **units) == 0
 
 
 def test_a_king_without_pawns_in_front_is_weaker():
-    sheltered = "rn1q1rk1/ppp2ppp/8/8/8/8/PPP2PPP/RN1Q1RK1 w - - 0 1"
-    assert term_share(sheltered, "shelter_missing", "shelter_semi_open", "shelter_open") == 0
-    # White's g- and h-pawns gone: two files without own pawns, one without any pawn
-    open_king = "rn1q1rk1/ppp2ppp/8/8/8/8/PPP2P2/RN1Q1RK1 w - - 0 1"
-    assert term_share(open_king, "shelter_missing", "shelter_semi_open", "shelter_open") < -40
+    gaps = {"shelter_missing": 15, "shelter_semi_open": 15, "shelter_open": 25}
+    assert term_share("rn1q1rk1/ppp2ppp/8/8/8/8/PPP2PPP/RN1Q1RK1 w - - 0 1", **gaps) == 0
+    # White's g- and h-pawns gone: two files near its King without own pawns
+    assert term_share("rn1q1rk1/ppp2ppp/8/8/8/8/PPP2P2/RN1Q1RK1 w - - 0 1", **gaps) < -40
 
 
 def test_a_rook_on_an_open_file_counts():
-    open_file = "4k3/pp3ppp/8/8/8/8/PP3PPP/3RK3 w - - 0 1"
-    closed = "4k3/pp1p1ppp/8/8/8/8/PP1P1PPP/3RK3 w - - 0 1"
-    terms = ("file_open_mg", "file_open_eg", "file_semi_mg", "file_semi_eg")
-    assert term_share(open_file, *terms) > 0
-    assert term_share(closed, *terms) == 0
+    files = {"file_open_mg": 35, "file_open_eg": 15, "file_semi_mg": 15, "file_semi_eg": 10}
+    assert term_share("4k3/pp3ppp/8/8/8/8/PP3PPP/3RK3 w - - 0 1", **files) > 0
+    assert term_share("4k3/pp1p1ppp/8/8/8/8/PP1P1PPP/3RK3 w - - 0 1", **files) == 0
 
 
 def test_a_passed_pawn_counts_less_when_blocked():
-    free = "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1"
-    blocked = "4k3/3n4/3P4/8/8/8/8/4K3 w - - 0 1"
-    assert term_share(free, "passed_blocked_pct") == 0
-    assert term_share(blocked, "passed_blocked_pct") > 0  # 0% of the bonus would remain
+    share = {"passed_blocked_pct": 60}
+    assert term_share("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", **share) == 0
+    assert term_share("4k3/3n4/3P4/8/8/8/8/4K3 w - - 0 1", **share) > 0  # 0% of the bonus would remain
