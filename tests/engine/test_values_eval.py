@@ -180,3 +180,10 @@ def test_a_passed_pawn_counts_less_when_blocked():
     share = {"passed_blocked_pct": 60}
     assert term_share("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", **share) == 0
     assert term_share("4k3/3n4/3P4/8/8/8/8/4K3 w - - 0 1", **share) > 0  # 0% of the bonus would remain
+
+
+def test_enemy_pawns_storming_the_king_count():
+    storm = {"storm": 8}
+    assert term_share("rq4k1/5ppp/8/8/8/8/5PPP/RQ4K1 w - - 0 1", **storm) == 0
+    # Black's g- and h-pawns two and three ranks ahead of White's King
+    assert term_share("rq4k1/5p2/8/8/7p/6p1/5PPP/RQ4K1 w - - 0 1", **storm) < 0

@@ -45,6 +45,7 @@ pub struct Terms {
     pub shelter_missing: i32,
     pub shelter_semi_open: i32,
     pub shelter_open: i32,
+    pub storm: i32,
     pub file_open_mg: i32,
     pub file_open_eg: i32,
     pub file_semi_mg: i32,
@@ -53,7 +54,7 @@ pub struct Terms {
     pub pair_eg: i32,
 }
 
-const TERM_NAMES: [&str; 28] = [
+const TERM_NAMES: [&str; 29] = [
     "tempo",
     "shield_cap",
     "royal_attack_pct",
@@ -76,6 +77,7 @@ const TERM_NAMES: [&str; 28] = [
     "shelter_missing",
     "shelter_semi_open",
     "shelter_open",
+    "storm",
     "file_open_mg",
     "file_open_eg",
     "file_semi_mg",
@@ -116,12 +118,13 @@ impl Terms {
             shelter_missing: v[19],
             shelter_semi_open: v[20],
             shelter_open: v[21],
-            file_open_mg: v[22],
-            file_open_eg: v[23],
-            file_semi_mg: v[24],
-            file_semi_eg: v[25],
-            pair_mg: v[26],
-            pair_eg: v[27],
+            storm: v[22],
+            file_open_mg: v[23],
+            file_open_eg: v[24],
+            file_semi_mg: v[25],
+            file_semi_eg: v[26],
+            pair_mg: v[27],
+            pair_eg: v[28],
         })
     }
 }
@@ -643,7 +646,8 @@ impl EvalTables {
 
     /// What the pawn cover in front of `side`'s King at `k` lacks: per file (its own and the
     /// two next to it) no own pawn one or two ranks ahead, and no own pawn on the file at all
-    /// (more when the enemy has none there either).
+    /// (more when the enemy has none there either); and the enemy pawns storming those files
+    /// (per rank nearer than four ranks ahead of the King).
     fn shelter_gaps(&self, side: usize, k: usize, pf: &PawnFiles) -> i32 {
         let tm = &self.terms;
         let (kf, kr) = (k % self.files, (k / self.files) as u16);
@@ -663,6 +667,15 @@ impl EvalTables {
                 } else {
                     tm.shelter_semi_open
                 };
+            }
+            // the nearest enemy pawn ahead of the King on the file
+            let ahead = match side {
+                0 if pf.count[1][f] > 0 && pf.low[1][f] > kr => Some(pf.low[1][f] - kr),
+                1 if pf.count[0][f] > 0 && pf.high[0][f] < kr => Some(kr - pf.high[0][f]),
+                _ => None,
+            };
+            if let Some(d) = ahead.filter(|&d| d < 4) {
+                gaps += tm.storm * (4 - d as i32);
             }
         }
         gaps
