@@ -131,14 +131,15 @@ def test_capture_generator_does_not_promote_a_self_destroying_capture():
     assert len(to_b16) == len(b.variant.promotion_choices) and set(to_b16) <= set(legal)
 
 
-def native_eval(fen: str, **terms: int) -> int:
+def native_eval(fen: str, tables: dict[str, int] | None = None, **terms: int) -> int:
     """The native static evaluation of a chess position (side to move's view), with some of
-    eval.toml's [terms] replaced."""
+    eval.toml's [tables] and [terms] replaced."""
     native_search = pytest.importorskip("superchess.engine.native_search")
     if native_search._native is None:
         pytest.skip("the native core is not built")
     params = default_params()
-    ev = Evaluator("chess", (Roster(), Roster()), {"tables": params["tables"], "terms": params["terms"] | terms})
+    ev = Evaluator("chess", (Roster(), Roster()),
+                   {"tables": params["tables"] | (tables or {}), "terms": params["terms"] | terms})
     pos = Board("chess", fen).native_position()[0]
     return native_search._native.Searcher(1).evaluate(pos, native_search.evaluation(ev))[0]
 
@@ -187,3 +188,14 @@ def test_enemy_pawns_storming_the_king_count():
     assert term_share("rq4k1/5ppp/8/8/8/8/5PPP/RQ4K1 w - - 0 1", **storm) == 0
     # Black's g- and h-pawns two and three ranks ahead of White's King
     assert term_share("rq4k1/5p2/8/8/7p/6p1/5PPP/RQ4K1 w - - 0 1", **storm) < 0
+
+
+def test_a_castled_king_and_developed_light_pieces_count_in_the_middlegame():
+    def share(fen: str, **tables: int) -> int:
+        return native_eval(fen, tables) - native_eval(fen, dict.fromkeys(tables, 0))
+
+    castled = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1"
+    assert share(castled, king_file_mg=12) > 10  # White's King on the g-file, Black's on the e-file
+    developed = "rnbqkbnr/pppppppp/8/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1"
+    assert share(developed, undeveloped_mg=15) > 20  # two Knights out, the Bishops (and Black's) home
+    assert share("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", undeveloped_mg=15) == 0
