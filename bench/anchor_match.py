@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resign-plies", type=int, default=3)
     ap.add_argument("--draw-plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--pgn", help="append the games to this PGN file")
+    ap.add_argument("--pgn", help="append the games to this PGN file, each reply noted with its time, depth and score")
     args = ap.parse_args(argv)
     base, _, inc = args.tc.partition("+")
     args.base, args.inc = float(base), float(inc or 0)

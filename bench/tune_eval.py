@@ -14,7 +14,7 @@
 
 Optionally, between the two, `label` (orthodox chess only) replaces each position's game result
 by a stronger engine's expectation: Stockfish's evaluation at a fixed depth, as the expected score
-`1 / (1 + 10^(-cp/400))` (a mate counts as a win). That target is far less noisy than the result of
+`1 / (1 + 10^(-cp/400))` (a mate counts as a win). That target is less noisy than the result of
 a fast self-play game, whose outcome a single later blunder decides.
 
 Reproducible: the openings and the engine are deterministic for a seed and node count (and
@@ -48,8 +48,7 @@ EVAL_TOML = ROOT / "superchess" / "engine" / "eval.toml"
 SKIP = {"lazy_margin"}  # a speed setting, not a weight
 FLOAT_STEP = {"pawn_eg_share": 0.03}
 # (lowest, highest) a parameter may take: weights stay weights (not negative), shares stay shares
-BOUNDS = {"attack_divisor": (10, 1000), "garrison_deterrence_pct": (0, 100), "pawn_eg_share": (0.0, 1.0),
-          "passed_blocked_pct": (0, 100), "danger_divisor": (1, 1000)}
+BOUNDS = {"attack_divisor": (10, 1000), "garrison_deterrence_pct": (0, 100), "pawn_eg_share": (0.0, 1.0)}
 
 
 def model(board: Board) -> tuple:

@@ -8,9 +8,7 @@ incrementally (a move changes a few cells; see `Evaluator.delta`):
   minus its average (a centralised Knight or Prince is worth more than one on the rim);
 - pawn advancement toward promotion, growing with the rank and weighted toward the endgame by the
   gain a promotion would bring (plus a small middlegame bonus for advancing central pawns);
-- development: a light piece (worth under half the most valuable piece) on its first rank costs
-  in the middlegame;
-- the King: stay home and near an edge file (castled) in the middlegame, centralise in the endgame.
+- the King: stay home in the middlegame, centralise in the endgame.
 Each entry packs a middlegame score, an endgame score and a phase weight in one integer (PACK);
 the phase (non-pawn material left) blends the two.
 
@@ -36,8 +34,6 @@ from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
 
 SHIFT = 21
-#: a light piece (the Knight and Bishop of chess) is worth less than this share of the most valuable
-LIGHT_SHARE = 0.5
 PACK = 1 << SHIFT
 HALF = PACK >> 1
 
@@ -110,22 +106,18 @@ class Evaluator:
                     self.shield[code] = p["shield_fortress"]
                     self.fortress[side] = code
                 ph = 0 if (pt.pawn or pt.checkable) else v
-                light = not pt.pawn and not pt.checkable and v < LIGHT_SHARE * top
                 row = self.pst[code]
                 for cell in range(n):
                     f, r = geo.coords[cell]
                     own_rank = r if side == 0 else ranks - 1 - r
                     if pt.checkable:
                         centre = max(abs(f - (files - 1) / 2), abs(r - (ranks - 1) / 2)) * scale
-                        edge = min(f, files - 1 - f) * scale  # files from the nearer edge
-                        mg = int(-p["king_home_mg"] * min(own_rank, 4) - p["king_file_mg"] * edge)
+                        mg = int(-p["king_home_mg"] * min(own_rank, 4))
                         eg = int(p["king_centre_eg"] * (4 - centre))
                     else:
                         mob = per_cell[cell] - avg
                         mg = v + int(p["mobility_mg"] * mob)
                         eg = v + int(p["mobility_eg"] * mob)
-                        if light and own_rank == 0:
-                            mg -= p["undeveloped_mg"]
                         if pt.pawn and own_rank < ranks - 1:
                             frac = max(0, own_rank - 1) / max(1, ranks - 3)
                             mg += int(p["pawn_mg"] * frac * frac)

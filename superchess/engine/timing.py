@@ -19,10 +19,8 @@ HARD_FACTOR = 4.0         # the hard limit is at most this many soft limits
 
 
 def moves_to_go(fullmove: int) -> int:
-    """Estimated moves left to plan for: about 32 early in the game, never fewer than 14 (the
-    opening and middlegame decide most games: at 10+0.1 a longer horizon left a third of the
-    clock unused at the end of a typical game)."""
-    return max(14, 32 - fullmove // 3)
+    """Estimated moves left to play: about 40 early in the game, never fewer than 15."""
+    return max(15, 42 - fullmove // 2)
 
 
 def budget(time_left_ms: float, increment_ms: float = 0, movestogo: int | None = None,

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from superchess.engine.evaluate import Evaluator, default_params, evaluate, evaluator_for, pack, unpack
+from superchess.engine.evaluate import evaluate, evaluator_for, pack, unpack
 from superchess.engine.play import static_evaluation
 from superchess.engine.values import piece_values
 from superchess.rules import Board, Program, Roster
@@ -129,73 +129,3 @@ def test_capture_generator_does_not_promote_a_self_destroying_capture():
     assert len(to_d16) == 1 and to_d16[0] in legal
     to_b16 = [m for m in caps if (m >> TO_SHIFT) & CELL_MASK == b.cell("b16")]
     assert len(to_b16) == len(b.variant.promotion_choices) and set(to_b16) <= set(legal)
-
-
-def native_eval(fen: str, tables: dict[str, int] | None = None, **terms: int) -> int:
-    """The native static evaluation of a chess position (side to move's view), with some of
-    eval.toml's [tables] and [terms] replaced."""
-    native_search = pytest.importorskip("superchess.engine.native_search")
-    if native_search._native is None:
-        pytest.skip("the native core is not built")
-    params = default_params()
-    ev = Evaluator("chess", (Roster(), Roster()),
-                   {"tables": params["tables"] | (tables or {}), "terms": params["terms"] | terms})
-    pos = Board("chess", fen).native_position()[0]
-    return native_search._native.Searcher(1).evaluate(pos, native_search.evaluation(ev))[0]
-
-
-def term_share(fen: str, **terms: int) -> int:
-    """How much the named terms, at the values given, add to a chess position's evaluation."""
-    return native_eval(fen, **terms) - native_eval(fen, **dict.fromkeys(terms, 0))
-
-
-def test_two_bishops_on_both_colours_make_a_pair():
-    pair = {"pair_mg": 30, "pair_eg": 50}
-    assert 30 <= term_share("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", **pair) <= 50
-    assert term_share("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", **pair) == 0  # both on one colour
-    assert term_share("4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1", **pair) == 0
-
-
-def test_pieces_hitting_the_king_zone_together_count_as_an_attack():
-    units = {"attacker_weight": 2, "zone_hit": 3}
-    # the Queen and the Knight both hit the cells around Black's castled King
-    assert term_share("r4rk1/ppp2ppp/8/6N1/7Q/8/PPP2PPP/R5K1 w - - 0 1", **units) > 30
-    # one attacker alone is no attack
-    assert term_share("r4rk1/ppp2ppp/8/8/7Q/8/PPP2PPP/R5K1 w - - 0 1", **units) == 0
-
-
-def test_a_king_without_pawns_in_front_is_weaker():
-    gaps = {"shelter_missing": 15, "shelter_semi_open": 15, "shelter_open": 25}
-    assert term_share("rn1q1rk1/ppp2ppp/8/8/8/8/PPP2PPP/RN1Q1RK1 w - - 0 1", **gaps) == 0
-    # White's g- and h-pawns gone: two files near its King without own pawns
-    assert term_share("rn1q1rk1/ppp2ppp/8/8/8/8/PPP2P2/RN1Q1RK1 w - - 0 1", **gaps) < -40
-
-
-def test_a_rook_on_an_open_file_counts():
-    files = {"file_open_mg": 35, "file_open_eg": 15, "file_semi_mg": 15, "file_semi_eg": 10}
-    assert term_share("4k3/pp3ppp/8/8/8/8/PP3PPP/3RK3 w - - 0 1", **files) > 0
-    assert term_share("4k3/pp1p1ppp/8/8/8/8/PP1P1PPP/3RK3 w - - 0 1", **files) == 0
-
-
-def test_a_passed_pawn_counts_less_when_blocked():
-    share = {"passed_blocked_pct": 60}
-    assert term_share("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", **share) == 0
-    assert term_share("4k3/3n4/3P4/8/8/8/8/4K3 w - - 0 1", **share) > 0  # 0% of the bonus would remain
-
-
-def test_enemy_pawns_storming_the_king_count():
-    storm = {"storm": 8}
-    assert term_share("rq4k1/5ppp/8/8/8/8/5PPP/RQ4K1 w - - 0 1", **storm) == 0
-    # Black's g- and h-pawns two and three ranks ahead of White's King
-    assert term_share("rq4k1/5p2/8/8/7p/6p1/5PPP/RQ4K1 w - - 0 1", **storm) < 0
-
-
-def test_a_castled_king_and_developed_light_pieces_count_in_the_middlegame():
-    def share(fen: str, **tables: int) -> int:
-        return native_eval(fen, tables) - native_eval(fen, dict.fromkeys(tables, 0))
-
-    castled = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1"
-    assert share(castled, king_file_mg=12) > 10  # White's King on the g-file, Black's on the e-file
-    developed = "rnbqkbnr/pppppppp/8/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1"
-    assert share(developed, undeveloped_mg=15) > 20  # two Knights out, the Bishops (and Black's) home
-    assert share("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", undeveloped_mg=15) == 0

@@ -13,12 +13,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use std::sync::OnceLock;
-
-use crate::cellset::CellSet;
 use crate::encoding::{side_of, MAX_CODE};
 use crate::position::Pos;
-use crate::tables::{Group, Mode};
+use crate::tables::Group;
 
 /// The parameters computed from the position (`[terms]` of eval.toml).
 #[derive(Clone, Copy, Default)]
@@ -33,28 +30,12 @@ pub struct Terms {
     pub isolated_eg: i32,
     pub passed_mg: i32,
     pub passed_eg: i32,
-    pub passed_blocked_pct: i32,
-    pub passed_king_eg: i32,
     pub lazy_margin: i32,
-    pub reach_mg: i32,
-    pub reach_eg: i32,
-    pub attacker_weight: i32,
-    pub zone_hit: i32,
-    pub danger_divisor: i32,
-    pub danger_max: i32,
-    pub shelter_missing: i32,
-    pub shelter_semi_open: i32,
-    pub shelter_open: i32,
-    pub storm: i32,
-    pub file_open_mg: i32,
-    pub file_open_eg: i32,
-    pub file_semi_mg: i32,
-    pub file_semi_eg: i32,
-    pub pair_mg: i32,
-    pub pair_eg: i32,
+    pub slider_mg: i32,
+    pub slider_eg: i32,
 }
 
-const TERM_NAMES: [&str; 29] = [
+const TERM_NAMES: [&str; 13] = [
     "tempo",
     "shield_cap",
     "royal_attack_pct",
@@ -65,25 +46,9 @@ const TERM_NAMES: [&str; 29] = [
     "isolated_eg",
     "passed_mg",
     "passed_eg",
-    "passed_blocked_pct",
-    "passed_king_eg",
     "lazy_margin",
-    "reach_mg",
-    "reach_eg",
-    "attacker_weight",
-    "zone_hit",
-    "danger_divisor",
-    "danger_max",
-    "shelter_missing",
-    "shelter_semi_open",
-    "shelter_open",
-    "storm",
-    "file_open_mg",
-    "file_open_eg",
-    "file_semi_mg",
-    "file_semi_eg",
-    "pair_mg",
-    "pair_eg",
+    "slider_mg",
+    "slider_eg",
 ];
 
 impl Terms {
@@ -106,25 +71,9 @@ impl Terms {
             isolated_eg: v[7],
             passed_mg: v[8],
             passed_eg: v[9],
-            passed_blocked_pct: v[10],
-            passed_king_eg: v[11],
-            lazy_margin: v[12],
-            reach_mg: v[13],
-            reach_eg: v[14],
-            attacker_weight: v[15],
-            zone_hit: v[16],
-            danger_divisor: v[17].max(1),
-            danger_max: v[18],
-            shelter_missing: v[19],
-            shelter_semi_open: v[20],
-            shelter_open: v[21],
-            storm: v[22],
-            file_open_mg: v[23],
-            file_open_eg: v[24],
-            file_semi_mg: v[25],
-            file_semi_eg: v[26],
-            pair_mg: v[27],
-            pair_eg: v[28],
+            lazy_margin: v[10],
+            slider_mg: v[11],
+            slider_eg: v[12],
         })
     }
 }
@@ -161,42 +110,6 @@ pub struct EvalTables {
     pub insufficient: Insufficient,
     /// half-moves without capture or pawn move after which the game is drawn (the claim)
     pub move_rule: u32,
-    /// per code: bound to one colour of cells (`colour_bound`)
-    bound: OnceLock<[bool; MAX_CODE]>,
-}
-
-const MAX_FILES: usize = 32;
-
-/// Per side and file: the pawn-like pieces' count, lowest and highest rank.
-pub struct PawnFiles {
-    count: [[u8; MAX_FILES]; 2],
-    low: [[u16; MAX_FILES]; 2],
-    high: [[u16; MAX_FILES]; 2],
-}
-
-impl PawnFiles {
-    /// None on boards wider than `MAX_FILES` (their file terms are skipped).
-    fn of(pos: &Pos, files: usize) -> Option<PawnFiles> {
-        if files > MAX_FILES {
-            return None;
-        }
-        let mut pf = PawnFiles {
-            count: [[0; MAX_FILES]; 2],
-            low: [[u16::MAX; MAX_FILES]; 2],
-            high: [[0; MAX_FILES]; 2],
-        };
-        for side in 0..2 {
-            for &c in &pos.pieces[side] {
-                if pos.t.pawn[pos.board[c as usize] as usize] {
-                    let (f, r) = (c as usize % files, c / files as u16);
-                    pf.count[side][f] += 1;
-                    pf.low[side][f] = pf.low[side][f].min(r);
-                    pf.high[side][f] = pf.high[side][f].max(r);
-                }
-            }
-        }
-        Some(pf)
-    }
 }
 
 /// The incrementally kept table sums.
@@ -269,7 +182,6 @@ impl EvalTables {
                 }
             },
             move_rule,
-            bound: OnceLock::new(),
         })
     }
 
@@ -305,222 +217,97 @@ impl EvalTables {
     }
 
     /// The evaluation from the side to move's point of view. Outside the window (`alpha`,
-    /// `beta`) by more than the lazy margin, King safety and the pieces' activity are skipped.
+    /// `beta`) by more than the lazy margin, King safety and the sliders' reach are skipped.
     pub fn evaluate(&self, pos: &Pos, acc: &Acc, alpha: i32, beta: i32) -> i32 {
         let (mut mg, mut eg) = (acc.mg, acc.eg);
-        let files = PawnFiles::of(pos, self.files);
-        if let Some(pf) = &files {
-            self.pawns(pos, pf, &mut mg, &mut eg);
-        }
-        self.pairs(pos, &mut mg, &mut eg);
+        self.pawns(pos, &mut mg, &mut eg);
         let pm = self.phase_max;
         let ph = acc.ph.clamp(0, pm);
-        let blend = |mg: i32, eg: i32| {
-            ((mg as i64 * ph as i64 + eg as i64 * (pm - ph) as i64) / pm as i64) as i32
-        };
+        let blended = (mg as i64 * ph as i64 + eg as i64 * (pm - ph) as i64) / pm as i64;
         let sign = if pos.side == 0 { 1 } else { -1 };
-        let fast = sign * blend(mg, eg) + self.terms.tempo;
+        let fast = sign * blended as i32 + self.terms.tempo;
         let margin = self.terms.lazy_margin;
         if fast - margin >= beta || fast + margin <= alpha {
             return fast;
         }
-        let ks = self.king_safety(pos, files.as_ref());
-        let (amg, aeg) = self.activity(pos, files.as_ref());
-        fast + sign * blend(ks + amg, aeg)
-    }
-
-    /// Which piece codes are bound to one colour of cells (every move keeps the colour): two of
-    /// them on both colours make a pair. Learnt from the first position's tables.
-    fn colour_bound(&self, pos: &Pos) -> &[bool; MAX_CODE] {
-        self.bound.get_or_init(|| {
-            let t = &pos.t;
-            let mut out = [false; MAX_CODE];
-            for (code, slot) in out.iter_mut().enumerate() {
-                if t.pawn[code] || t.checkable[code] {
-                    continue;
-                }
-                let colour = |c: usize| (c % t.files + c / t.files) % 2;
-                let mut seen = false;
-                let mut bound = true;
-                for cell in 0..t.n {
-                    let Some(g) = &t.gen[code * t.n + cell] else {
-                        continue;
-                    };
-                    for group in &g.groups {
-                        let mut check = |to: u16| {
-                            seen = true;
-                            bound &= colour(to as usize) == colour(cell);
-                        };
-                        match group {
-                            Group::Leap(_, steps) => steps.iter().for_each(|s| check(s.t)),
-                            Group::Ray(_, rays) => rays.iter().flatten().for_each(|s| check(s.t)),
-                            Group::Pat(_, steps) => steps.iter().for_each(|s| check(s.t)),
-                            Group::Ep(steps) => steps.iter().for_each(|s| check(s.t)),
-                        }
-                    }
-                }
-                *slot = seen && bound;
-            }
-            out
-        })
-    }
-
-    /// Two colour-bound pieces of one kind on both colours (the bishop pair).
-    fn pairs(&self, pos: &Pos, mg: &mut i32, eg: &mut i32) {
-        let bound = self.colour_bound(pos);
-        let files = self.files;
-        for side in 0..2 {
-            // per code: the colours seen (bit 0 light, bit 1 dark)
-            let mut colours = [0u8; MAX_CODE];
-            let mut any = false;
-            for &c in &pos.pieces[side] {
-                let code = pos.board[c as usize] as usize;
-                if bound[code] {
-                    let c = c as usize;
-                    colours[code] |= 1 << ((c % files + c / files) % 2);
-                    any = true;
-                }
-            }
-            if any && colours.contains(&3) {
-                let sign = if side == 0 { 1 } else { -1 };
-                *mg += sign * self.terms.pair_mg;
-                *eg += sign * self.terms.pair_eg;
-            }
-        }
-    }
-
-    /// The pieces' activity, Player 1's point of view as (middlegame, endgame): mobility (cells
-    /// reached as the board stands, that no enemy pawn attacks), attacks on the enemy King's
-    /// zone (attackers' weight and cells hit, counted when two or more attack: the danger grows
-    /// with the square of the attack units), and pieces with a file ray on an open or half-open
-    /// file.
-    fn activity(&self, pos: &Pos, files: Option<&PawnFiles>) -> (i32, i32) {
-        let t = &pos.t;
+        let ks = self.king_safety(pos) as i64 * ph as i64 / pm as i64;
+        let reach = self.slider_reach(pos) as i64;
         let tm = &self.terms;
-        let board = &pos.board;
-        let ring = (self.zone_radius - 1).max(1);
-        let mut pawn_attacks = [CellSet::new(), CellSet::new()];
-        for (side, set) in pawn_attacks.iter_mut().enumerate() {
-            for &c in &pos.pieces[side] {
-                let code = board[c as usize] as usize;
-                if !t.pawn[code] {
-                    continue;
-                }
-                if let Some(g) = &t.gen[code * t.n + c as usize] {
-                    for group in &g.groups {
-                        if let Group::Leap(mode, steps) = group {
-                            if *mode != Mode::Move {
-                                steps.iter().for_each(|s| set.insert(s.t as usize));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let (mut mg, mut eg) = (0, 0);
+        let mobility = reach
+            * (tm.slider_mg as i64 * ph as i64 + tm.slider_eg as i64 * (pm - ph) as i64)
+            / pm as i64;
+        fast + sign * (ks + mobility) as i32
+    }
+
+    /// The cells the sliding pieces reach as the board stands (empty ones and a capture at the
+    /// end of each ray), Player 1's count minus Player 2's: what the tables' empty-board mobility
+    /// cannot see.
+    fn slider_reach(&self, pos: &Pos) -> i32 {
+        let t = &pos.t;
+        let mut total = 0;
         for side in 0..2 {
             let enemy = t.enemy(side);
-            let unsafe_cells = &pawn_attacks[side ^ 1];
-            let ek = pos.kings[side ^ 1];
-            let (mut reach, mut attackers, mut weight, mut hits) = (0, 0, 0, 0);
-            let (mut fmg, mut feg) = (0, 0);
+            let mut count = 0;
             for &c in &pos.pieces[side] {
-                let code = board[c as usize] as usize;
-                if t.pawn[code] || t.checkable[code] {
-                    continue;
-                }
+                let code = pos.board[c as usize] as usize;
                 let Some(g) = &t.gen[code * t.n + c as usize] else {
                     continue;
                 };
-                let mut piece_hits = 0;
-                let mut file_ray = false;
-                let mut visit = |mode: Mode, to: u16| {
-                    let to = to as usize;
-                    let p = board[to];
-                    let usable = match mode {
-                        Mode::Move => p == 0,
-                        Mode::Capture => p != 0 && enemy[p as usize],
-                        Mode::MoveCapture => p == 0 || enemy[p as usize],
-                    };
-                    if usable && !unsafe_cells.contains(to) {
-                        reach += 1;
-                    }
-                    if mode != Mode::Move && ek >= 0 && self.distance(ek as usize, to) <= ring {
-                        piece_hits += 1;
-                    }
-                };
                 for group in &g.groups {
-                    match group {
-                        Group::Leap(mode, steps) => steps.iter().for_each(|s| visit(*mode, s.t)),
-                        Group::Ray(mode, rays) => {
-                            for ray in rays {
-                                if *mode != Mode::Move
-                                    && ray.first().is_some_and(|s| {
-                                        s.t as usize % self.files == c as usize % self.files
-                                    })
-                                {
-                                    file_ray = true;
+                    if let Group::Ray(_, rays) = group {
+                        for ray in rays {
+                            for s in ray {
+                                let p = pos.board[s.t as usize];
+                                if p == 0 {
+                                    count += 1;
+                                    continue;
                                 }
-                                for s in ray {
-                                    visit(*mode, s.t);
-                                    if board[s.t as usize] != 0 {
-                                        break;
-                                    }
-                                }
+                                count += enemy[p as usize] as i32;
+                                break;
                             }
-                        }
-                        Group::Pat(mode, steps) => {
-                            for s in steps {
-                                if s.between.iter().all(|&b| board[b as usize] == 0) {
-                                    visit(*mode, s.t);
-                                }
-                            }
-                        }
-                        Group::Ep(_) => {}
-                    }
-                }
-                if piece_hits > 0 {
-                    attackers += 1;
-                    weight += self.value[code];
-                    hits += piece_hits;
-                }
-                if let (true, Some(pf)) = (file_ray, files) {
-                    let f = c as usize % self.files;
-                    if pf.count[side][f] == 0 {
-                        if pf.count[side ^ 1][f] == 0 {
-                            fmg += tm.file_open_mg;
-                            feg += tm.file_open_eg;
-                        } else {
-                            fmg += tm.file_semi_mg;
-                            feg += tm.file_semi_eg;
                         }
                     }
                 }
             }
-            let mut danger = 0;
-            if attackers >= 2 {
-                let units = weight * tm.attacker_weight / 100 + hits * tm.zone_hit;
-                danger = (units * units / tm.danger_divisor).min(tm.danger_max);
-            }
-            let sign = if side == 0 { 1 } else { -1 };
-            mg += sign * (reach * tm.reach_mg + danger + fmg);
-            eg += sign * (reach * tm.reach_eg + feg);
+            total += if side == 0 { count } else { -count };
         }
-        (mg, eg)
+        total
     }
 
-    /// Doubled, isolated and passed pawns (pawn-like pieces, each side moving up its own ranks);
-    /// a passed pawn counts less when blocked, and in the endgame more the nearer its own King
-    /// and the farther the enemy King from the cell in front of it.
-    fn pawns(&self, pos: &Pos, pf: &PawnFiles, mg: &mut i32, eg: &mut i32) {
+    /// Doubled, isolated and passed pawns (pawn-like pieces, each side moving up its own ranks).
+    fn pawns(&self, pos: &Pos, mg: &mut i32, eg: &mut i32) {
+        const MAX_FILES: usize = 32;
         let files = self.files;
+        if files > MAX_FILES {
+            return;
+        }
+        let t = &pos.t;
+        // per side and file: pawn count, lowest and highest rank
+        let mut count = [[0u8; MAX_FILES]; 2];
+        let mut low = [[u16::MAX; MAX_FILES]; 2];
+        let mut high = [[0u16; MAX_FILES]; 2];
+        let mut any = false;
+        for side in 0..2 {
+            for &c in &pos.pieces[side] {
+                if t.pawn[pos.board[c as usize] as usize] {
+                    let (f, r) = (c as usize % files, c / files as u16);
+                    count[side][f] += 1;
+                    low[side][f] = low[side][f].min(r);
+                    high[side][f] = high[side][f].max(r);
+                    any = true;
+                }
+            }
+        }
+        if !any {
+            return;
+        }
         let tm = &self.terms;
         let span = (self.ranks as i32 - 3).max(1);
         for side in 0..2 {
             let sign = if side == 0 { 1 } else { -1 };
             let other = side ^ 1;
             for f in 0..files {
-                let k = pf.count[side][f] as i32;
+                let k = count[side][f] as i32;
                 if k == 0 {
                     continue;
                 }
@@ -529,23 +316,23 @@ impl EvalTables {
                     smg -= tm.doubled_mg * (k - 1);
                     seg -= tm.doubled_eg * (k - 1);
                 }
-                let left = f > 0 && pf.count[side][f - 1] > 0;
-                let right = f + 1 < files && pf.count[side][f + 1] > 0;
+                let left = f > 0 && count[side][f - 1] > 0;
+                let right = f + 1 < files && count[side][f + 1] > 0;
                 if !left && !right {
                     smg -= tm.isolated_mg * k;
                     seg -= tm.isolated_eg * k;
                 }
                 // the most advanced pawn of the file: passed when no enemy pawn stands ahead of
                 // it on its file or the two next to it
-                let front = if side == 0 { pf.high[0][f] } else { pf.low[1][f] };
+                let front = if side == 0 { high[0][f] } else { low[1][f] };
                 let lo = f.saturating_sub(1);
                 let hi = (f + 1).min(files - 1);
                 let passed = (lo..=hi).all(|g| {
-                    pf.count[other][g] == 0
+                    count[other][g] == 0
                         || if side == 0 {
-                            pf.high[1][g] <= front
+                            high[1][g] <= front
                         } else {
-                            pf.low[0][g] >= front
+                            low[0][g] >= front
                         }
                 });
                 if passed {
@@ -555,26 +342,8 @@ impl EvalTables {
                         self.ranks as i32 - 1 - front as i32
                     };
                     let a = (own_rank - 1).clamp(0, span);
-                    let (mut pmg, mut peg) = (
-                        tm.passed_mg * a * a / (span * span),
-                        tm.passed_eg * a * a / (span * span),
-                    );
-                    let stop = front as i32 + if side == 0 { 1 } else { -1 };
-                    if (0..self.ranks as i32).contains(&stop) {
-                        let stop = stop as usize * files + f;
-                        if pos.board[stop] != 0 {
-                            pmg = pmg * tm.passed_blocked_pct / 100;
-                            peg = peg * tm.passed_blocked_pct / 100;
-                        }
-                        let (ok, ek) = (pos.kings[side], pos.kings[other]);
-                        if ok >= 0 && ek >= 0 {
-                            let near = 2 * self.distance(ek as usize, stop)
-                                - self.distance(ok as usize, stop);
-                            peg += tm.passed_king_eg * near * a / span;
-                        }
-                    }
-                    smg += pmg;
-                    seg += peg;
+                    smg += tm.passed_mg * a * a / (span * span);
+                    seg += tm.passed_eg * a * a / (span * span);
                 }
                 *mg += sign * smg;
                 *eg += sign * seg;
@@ -589,10 +358,8 @@ impl EvalTables {
         (fa - fb).abs().max((ra - rb).abs())
     }
 
-    /// Middlegame King safety, Player 1's point of view: the shelter of own pieces next to the
-    /// King, the pawns in front of it on its file and the two next to it (missing ones, and
-    /// files without an own pawn, cost), and enemy pieces near it.
-    pub fn king_safety(&self, pos: &Pos, files: Option<&PawnFiles>) -> i32 {
+    /// Middlegame King safety, Player 1's point of view.
+    pub fn king_safety(&self, pos: &Pos) -> i32 {
         let t = &pos.t;
         let tm = &self.terms;
         let radius = self.zone_radius;
@@ -615,9 +382,6 @@ impl EvalTables {
                 }
             }
             cover = cover.min(tm.shield_cap);
-            if let Some(pf) = files {
-                cover -= self.shelter_gaps(side, k, pf);
-            }
             let mut danger = 0;
             let mut count = 0;
             for &c in &pos.pieces[side ^ 1] {
@@ -642,43 +406,6 @@ impl EvalTables {
             total += if side == 0 { s } else { -s };
         }
         total
-    }
-
-    /// What the pawn cover in front of `side`'s King at `k` lacks: per file (its own and the
-    /// two next to it) no own pawn one or two ranks ahead, and no own pawn on the file at all
-    /// (more when the enemy has none there either); and the enemy pawns storming those files
-    /// (per rank nearer than four ranks ahead of the King).
-    fn shelter_gaps(&self, side: usize, k: usize, pf: &PawnFiles) -> i32 {
-        let tm = &self.terms;
-        let (kf, kr) = (k % self.files, (k / self.files) as u16);
-        let mut gaps = 0;
-        for f in kf.saturating_sub(1)..=(kf + 1).min(self.files - 1) {
-            let shielded = if side == 0 {
-                pf.count[0][f] > 0 && pf.low[0][f] > kr && pf.low[0][f] <= kr + 2
-            } else {
-                pf.count[1][f] > 0 && pf.high[1][f] < kr && pf.high[1][f] + 2 >= kr
-            };
-            if !shielded {
-                gaps += tm.shelter_missing;
-            }
-            if pf.count[side][f] == 0 {
-                gaps += if pf.count[side ^ 1][f] == 0 {
-                    tm.shelter_open
-                } else {
-                    tm.shelter_semi_open
-                };
-            }
-            // the nearest enemy pawn ahead of the King on the file
-            let ahead = match side {
-                0 if pf.count[1][f] > 0 && pf.low[1][f] > kr => Some(pf.low[1][f] - kr),
-                1 if pf.count[0][f] > 0 && pf.high[0][f] < kr => Some(kr - pf.high[0][f]),
-                _ => None,
-            };
-            if let Some(d) = ahead.filter(|&d| d < 4) {
-                gaps += tm.storm * (4 - d as i32);
-            }
-        }
-        gaps
     }
 
     /// Neither side can mate (asked with few pieces left).
