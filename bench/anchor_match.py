@@ -78,6 +78,7 @@ def play_game(args, ours_white: bool, moves0: list[chess.Move]) -> tuple[float, 
         scores: dict[chess.Color, list[int]] = {chess.WHITE: [], chess.BLACK: []}
         winner: chess.Color | None = None
         how = ""
+        notes: list[str] = []  # per reply: the time it took, its depth and score (for the PGN)
         while True:
             outcome = board.outcome(claim_draw=True)
             if outcome is not None:
@@ -91,7 +92,9 @@ def play_game(args, ours_white: bool, moves0: list[chess.Move]) -> tuple[float, 
                                        white_inc=args.inc, black_inc=args.inc)
             t0 = time.monotonic()
             result = engines[side].play(board, limit, info=chess.engine.INFO_SCORE)
-            clock[side] -= time.monotonic() - t0
+            spent = time.monotonic() - t0
+            clock[side] -= spent
+            notes.append(f"{spent:.2f}s d{result.info.get('depth', '-')} {result.info.get('score', '')}")
             if clock[side] <= 0:
                 other_can_mate = not board.has_insufficient_material(not side)
                 winner, how = (not side if other_can_mate else None), "time"
@@ -123,6 +126,9 @@ def play_game(args, ours_white: bool, moves0: list[chess.Move]) -> tuple[float, 
         anchor.quit()
     if args.pgn:
         game = chess.pgn.Game.from_board(board)
+        replies = [n for n in game.mainline() if n.ply() > len(moves0)]
+        for node, note in zip(replies, notes):
+            node.comment = note
         game.headers["White"], game.headers["Black"] = ("superchess", "stockfish")[::1 if ours_white else -1]
         game.headers["Result"] = "1/2-1/2" if winner is None else ("1-0" if winner == chess.WHITE else "0-1")
         game.headers["Termination"] = how
@@ -149,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resign-plies", type=int, default=3)
     ap.add_argument("--draw-plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--pgn", help="append the games to this PGN file")
+    ap.add_argument("--pgn", help="append the games to this PGN file, each reply noted with its time, depth and score")
     args = ap.parse_args(argv)
     base, _, inc = args.tc.partition("+")
     args.base, args.inc = float(base), float(inc or 0)

@@ -12,10 +12,17 @@
    eval.toml (comments kept). Both variants share the parameters: the error is the mean of the
    variants' errors.
 
-Reproducible: the openings and the engine are deterministic for a seed and node count.
+Optionally, between the two, `label` (orthodox chess only) replaces each position's game result
+by a stronger engine's expectation: Stockfish's evaluation at a fixed depth, as the expected score
+`1 / (1 + 10^(-cp/400))` (a mate counts as a win). That target is less noisy than the result of
+a fast self-play game, whose outcome a single later blunder decides.
+
+Reproducible: the openings and the engine are deterministic for a seed and node count (and
+Stockfish with one thread for a depth).
 
     .venv/bin/python bench/tune_eval.py games --out /tmp/positions.jsonl --games 200
-    .venv/bin/python bench/tune_eval.py tune --positions /tmp/positions.jsonl
+    .venv/bin/python bench/tune_eval.py label --positions /tmp/positions.jsonl --out /tmp/labelled.jsonl
+    .venv/bin/python bench/tune_eval.py tune --positions /tmp/labelled.jsonl
 """
 from __future__ import annotations
 
@@ -101,6 +108,25 @@ def play_games(args) -> None:
                 print(f"\r{variant}: game {g + 1}/{args.games}, {written} positions, "
                       f"{time.monotonic() - t0:.0f}s", end="", file=sys.stderr, flush=True)
             print(file=sys.stderr)
+
+
+def label(args) -> None:
+    """The positions of orthodox chess with Stockfish's expected score instead of the result."""
+    import chess
+    import chess.engine
+    with open(args.positions) as f:
+        rows = [r for r in map(json.loads, f) if r["variant"] == "chess"]
+    t0 = time.monotonic()
+    with chess.engine.SimpleEngine.popen_uci(args.stockfish) as sf, open(args.out, "w") as out:
+        sf.configure({"Threads": 1, "Hash": 16})
+        for i, r in enumerate(rows):
+            info = sf.analyse(chess.Board(r["fen"]), chess.engine.Limit(depth=args.depth))
+            cp = info["score"].white().score(mate_score=10_000)
+            out.write(json.dumps(r | {"result": round(1 / (1 + 10 ** (-cp / 400)), 4)}) + "\n")
+            if i % 200 == 0:
+                print(f"\r{i}/{len(rows)} positions, {time.monotonic() - t0:.0f}s", end="", file=sys.stderr,
+                      flush=True)
+    print(file=sys.stderr)
 
 
 class Data:
@@ -215,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--max-plies", type=int, default=300)
     g.add_argument("--quiet-cp", type=int, default=30)
     g.add_argument("--seed", type=int, default=1)
+    lb = sub.add_parser("label", help="chess positions labelled by Stockfish's evaluation")
+    lb.add_argument("--positions", required=True)
+    lb.add_argument("--out", required=True)
+    lb.add_argument("--depth", type=int, default=8)
+    lb.add_argument("--stockfish", default="/usr/games/stockfish")
     t = sub.add_parser("tune", help="Texel's method over the positions; writes eval.toml")
     t.add_argument("--positions", required=True)
     t.add_argument("--variants", nargs="+", default=["chess", "super16"], help="whose positions count")
@@ -222,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--rounds", type=int, default=30)
     t.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    (play_games if args.cmd == "games" else tune)(args)
+    {"games": play_games, "label": label, "tune": tune}[args.cmd](args)
     return 0
 
 
