@@ -121,14 +121,22 @@ def serve(host: str, port: int, data: str, db_url: str | None, allowed_origins: 
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     kept = "the database" if db_url else f"{data}/"
-    click.echo(f"superchess: open http://{host}:{port}/ in a browser (games are kept in {kept})")
+    click.echo(f"superchess: starting (games are kept in {kept})")
     # per-message deflate costs more CPU than it saves on small, frequent game messages
-    options = dict(host=host, port=port, log_level="warning", ws_per_message_deflate=False, proxy_headers=True,
-                   forwarded_allow_ips=trusted_proxies)
-    if os.environ.get("SUPERCHESS_REUSE_PORT"):  # one of `--workers` servers: the port is shared
-        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[_reused_port(host, port)])
-    else:
-        uvicorn.run(app, **options)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
+                            proxy_headers=True, forwarded_allow_ips=trusted_proxies)
+
+    class AnnouncedServer(uvicorn.Server):
+        """Prints where to open the site once it answers (after the start-up, the port bound)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                click.echo(f"superchess: open http://{host}:{port}/ in a browser")
+
+    # one of `--workers` servers: the port is shared
+    AnnouncedServer(config).run(
+        sockets=[_reused_port(host, port)] if os.environ.get("SUPERCHESS_REUSE_PORT") else None)
 
 
 def _reused_port(host: str, port: int) -> socket.socket:

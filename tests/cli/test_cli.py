@@ -1,8 +1,11 @@
 """The superchess command (rules-layer commands)."""
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 
@@ -81,3 +84,45 @@ def test_several_server_processes_need_postgresql(capsys, tmp_path):
     code, _, err = run(capsys, "serve", "--workers", "2", "--data", str(tmp_path))
     assert code == 2 and "--workers above 1 needs --db postgresql://" in err
     assert not (tmp_path / "superchess.db").exists()  # refused before anything was made
+
+
+def test_serve_prints_the_url_once_the_server_answers(tmp_path):
+    """The URL a newcomer clicks is printed after the start-up, when the server already answers."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "superchess.cli", "serve", "--port", str(port), "--data",
+                             str(tmp_path)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert "starting" in proc.stdout.readline()
+        line = proc.stdout.readline()
+        assert f"open http://127.0.0.1:{port}/" in line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            assert r.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+@pytest.mark.postgresql
+def test_serve_with_two_workers_over_postgresql_answers_on_one_port(postgres, tmp_path):
+    """`serve --workers 2`: two processes share the port (SO_REUSEPORT) and the database."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "superchess.cli", "serve", "--workers", "2", "--port", str(port),
+                             "--db", postgres.database("workers")], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        ready = []
+        while len(ready) < 2:
+            line = proc.stdout.readline()
+            assert line, "the servers stopped"
+            if f"open http://127.0.0.1:{port}/" in line:
+                ready.append(line)
+        for _ in range(6):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as r:
+                assert r.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(30)
