@@ -99,7 +99,8 @@ def test_serve_passes_allowed_origins_and_trusted_proxies(monkeypatch, tmp_path)
 
     calls = []
     monkeypatch.setattr(app_module, "create_app", lambda data, **kw: calls.append(("app", data, kw)) or "app")
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(("run", app, kw)))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: calls.append(("run", server.config.app, {
+        "proxy_headers": server.config.proxy_headers, "forwarded_allow_ips": server.config.forwarded_allow_ips})))
     monkeypatch.setattr(gc, "freeze", lambda: None)
     monkeypatch.setattr(gc, "set_threshold", lambda *a: None)
     data = str(tmp_path / "data")
