@@ -4,8 +4,12 @@
   (`Store.save_games(check_versions=True)`); of two events racing through two processes exactly
   one is saved, the other's process reloads the game and tries the action again (`Hub.act`).
 - Fan-out: the save's transaction sends a PostgreSQL NOTIFY (delivered at its commit, in commit
-  order); every process LISTENs on one connection (psycopg 3, asynchronous) and hands each other
-  process's event to its hub (`Hub.remote_event`) and each lobby message to its lobby.
+  order) when another process follows the game (`game_followers`: it holds a copy, registered when
+  it read the game); every process LISTENs on one connection (psycopg 3, asynchronous) and hands
+  each other process's event to its hub (`Hub.remote_event`) and each lobby message to its lobby.
+  A process drops a copy nobody there needs when its next notification comes, and unfollows it.
+  Each process renews a row of its own (`server_processes`) with its leases; the follows of one
+  dead for a while are dropped, and one found dead after a stall reads its games again.
 - Ownership: a game in play is owned by one process through a lease (`game_leases`: owner and
   expiry), renewed every `RENEW_EVERY_S` by a thread of its own (so a busy event loop does not
   lose its games); only the owner runs the game's timer (flags, Daily and set-up deadlines) and
@@ -65,6 +69,8 @@ class Cluster:
         self._presence_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="presence")
         url = store.engine.url
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # how this process's own notifications begin (`game_note`, ...): skipped unparsed
+        self._own_note = '{"o":' + json.dumps(self.owner) + ","
 
     # -- ownership --------------------------------------------------------------------------
     def owns(self, game_id: str) -> bool:
@@ -101,9 +107,18 @@ class Cluster:
         while not self._stop.wait(RENEW_EVERY_S / 2):
             try:
                 self.store.renew_leases(self.owner, wall_ms() + LEASE_MS)
+                self._beat()
                 self.keep_present(LEASE_MS / 1000)
             except Exception:  # the database is away: the leases lapse, another process goes on
                 log.exception("could not renew the game leases and the players' presence")
+
+    def _beat(self) -> None:
+        """This process lives; if it had been found dead (stalled), its follows were dropped, so
+        every game held here is read again (and followed) before it is next used."""
+        now = wall_ms()
+        if not self.store.beat(self.owner, now, now + LEASE_MS) and self.hub.loop is not None:
+            log.warning("this process had been taken for dead: reading its games again")
+            self.hub.loop.call_soon_threadsafe(self._resync)
 
     # -- presence ---------------------------------------------------------------------------
     def present_for(self, player_id: int, seconds: float) -> None:
@@ -140,7 +155,7 @@ class Cluster:
         note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": event, "r": row_values(row),
                            "m": new_move}, separators=(",", ":"))
         if len(note.encode()) > MAX_NOTE:  # too large: the other processes read the game again
-            note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": None})
+            note = json.dumps({"o": self.owner, "g": row.id, "v": row.version, "e": None}, separators=(",", ":"))
         return GAMES, note
 
     def chat_note(self, game_id: str, room: str, line: dict) -> tuple[str, str]:
@@ -165,7 +180,8 @@ class Cluster:
             try:
                 async with conn:
                     async for note in conn.notifies():
-                        self._dispatch(note.channel, json.loads(note.payload))
+                        if not note.payload.startswith(self._own_note):
+                            self._dispatch(note.channel, json.loads(note.payload))
             except (psycopg.Error, OSError):
                 log.exception("lost the notification connection; reconnecting")
             self.listening = False
@@ -201,6 +217,7 @@ class Cluster:
         """Listen, take the games nobody serves (at a start after a full stop: all of them), then
         keep the leases."""
         self._tasks.append(asyncio.create_task(self._listen(await self._connect())))
+        await asyncio.to_thread(self.store.beat, self.owner, wall_ms(), wall_ms() + LEASE_MS)
         await self._renew()
         self._renewer.start()
         self._tasks.append(asyncio.create_task(self._keep_leases()))
@@ -217,3 +234,5 @@ class Cluster:
                 await task
         with suppress(Exception):
             self.store.drop_leases(self.owner)
+        with suppress(Exception):
+            self.store.drop_process(self.owner)

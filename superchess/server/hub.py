@@ -159,11 +159,10 @@ class Hub:
         """`load` for a caller that holds the game's lock."""
         g = self.live.get(game_id)
         if g is None:
-            row = self.store.game(game_id)
-            if row is None:
+            found = self.store.read_game(game_id, None if self.cluster is None else self.cluster.owner)
+            if found is None:
                 return None
-            moves = self.store.moves(game_id)
-            g = self.live[game_id] = await self.offload.run(self._replay, row, moves)
+            g = self.live[game_id] = await self.offload.run(self._replay, *found)
         return g
 
     def _replay(self, row: GameRow, moves: list[str]) -> LiveGame:
@@ -201,7 +200,7 @@ class Hub:
             return
         games = []
         for game_id in self.store.active_game_ids():
-            g = self.live[game_id] = self._replay(self.store.game(game_id), self.store.moves(game_id))
+            g = self.live[game_id] = self._replay(*self.store.read_game(game_id))
             games.append(g)
         ready = self.now()
         for g in games:
@@ -326,7 +325,8 @@ class Hub:
         events = {g.row.id: event for g, event, *_ in batch}
         try:
             saved = self.store.save_games(
-                [self._save(g, now, new_move) for g, _, now, new_move, _ in batch], self.cluster is not None,
+                [self._save(g, now, new_move) for g, _, now, new_move, _ in batch],
+                None if self.cluster is None else self.cluster.owner,
                 None if self.cluster is None else lambda save: self.cluster.game_note(save, events[save.row.id]))
         except Exception:
             log.exception("could not save games %s", [g.row.id for g, *_ in batch])
@@ -406,6 +406,9 @@ class Hub:
         if not self.conns.get(game_id) and not self.cluster.owns(game_id):
             self.live.pop(game_id, None)
             self._cancel_timer(game_id)
+            async with self.locks[game_id]:  # not while `_load` reads it again (and follows it)
+                if game_id not in self.live:
+                    await asyncio.to_thread(self.store.unfollow, game_id, self.cluster.owner)
             return
         async with self.locks[game_id]:
             if self.announced.get(game_id, -1) >= version:

@@ -188,6 +188,23 @@ class PresenceRow(Base):
     expires_at: Mapped[int] = mapped_column(BigInteger)
 
 
+class FollowerRow(Base):
+    """A server process holding a copy of a game (several processes over one PostgreSQL): a save of
+    the game by another process notifies it; a game nobody else follows is saved without a
+    notification. Registered with the game's row locked (`Store.read_game`)."""
+    __tablename__ = "game_followers"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    process: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)  # `Cluster.owner`
+
+
+class ProcessRow(Base):
+    """A live server process (several processes over one PostgreSQL), until `expires_at` (ms since
+    the epoch, wall clock) unless it renews it; the games a long-dead one followed are unfollowed."""
+    __tablename__ = "server_processes"
+    process: Mapped[str] = mapped_column(String(64), primary_key=True)  # `Cluster.owner`
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+
+
 class ChatLineRow(Base):
     """A line of a game page's chat (`chat.py`): its room, its author's name as shown, the author's
     side (None: a watcher), its text and when it was said (ms)."""
@@ -323,6 +340,7 @@ GUEST_WITHOUT_GAMES_MS = 7 * DAY_MS
 SESSION_TOUCH_MS = DAY_MS  # how stale `last_seen` may get before a use writes it again
 PURGE_BATCH = 500
 PRESENCE_KEPT_MS = 60_000  # presence rows expired this long are deleted
+DEAD_PROCESS_MS = 30_000  # a process whose row expired this long ago is dead: its follows are dropped
 
 
 def engine_url(url: str) -> str:
@@ -496,7 +514,24 @@ class Store:
         with self.session() as s:
             return list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
 
-    def save_games(self, batch: list[GameSave | tuple], check_versions: bool = False,
+    def read_game(self, game_id: str, follower: str | None = None) -> tuple[GameRow, list[str]] | None:
+        """A game's row and moves, read in one transaction; None if there is no such game. With
+        `follower` (a process's name, PostgreSQL) the process follows the game from this version on:
+        its row is registered with the game's row locked, so a save committed after this read
+        finds it (and notifies it) and a save this read waited for is in what it reads."""
+        with self.session() as s:
+            query = select(GameRow).where(GameRow.id == game_id)
+            row = s.scalar(query.with_for_update(read=True) if follower is not None else query)
+            if row is None:
+                return None
+            if follower is not None:
+                table = FollowerRow.__table__
+                s.execute(pg_insert(table).values(game_id=game_id, process=follower).on_conflict_do_nothing())
+            moves = list(s.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
+            s.commit()
+            return row, moves
+
+    def save_games(self, batch: list[GameSave | tuple], process: str | None = None,
                    publish: Callable[[GameSave], tuple[str, str] | None] | None = None) -> Saved:
         """Write several games' states (and each one's new move, if any) in one transaction: the hub
         groups the events of one moment into one commit. Plain UPDATE and INSERT statements: the
@@ -508,22 +543,25 @@ class Store:
         finished is rated (`_rate`), in the same transaction. Returns the rating changes made, by
         game id (`_rate`).
 
-        With `check_versions` (several processes over one database) each game's stored version must
-        be the one before its row's, read with the row locked: a game another process wrote first is
-        left out of the transaction and named among the `stale` games returned (its caller reloads
-        it). `publish(save)` gives a (channel, payload) notification to send on commit (PostgreSQL's
-        NOTIFY: delivered with the commit, in commit order)."""
+        With `process` (several processes over one PostgreSQL: the saving process's name) each
+        game's stored version must be the one before its row's, read with the row locked: a game
+        another process wrote first is left out of the transaction and named among the `stale`
+        games returned (its caller reloads it). A game this save makes is followed by `process`.
+        `publish(save)` gives a (channel, payload) notification to send on commit (PostgreSQL's
+        NOTIFY: delivered with the commit, in commit order), for the games another process follows
+        (`read_game`): nobody else holds a copy of the others."""
         saves = [GameSave(*entry) for entry in batch]
         stale: dict[str, int] = {}
         with self.engine.begin() as conn:
-            if check_versions:
+            if process is not None:
                 stale = self._stale(conn, saves)
                 for game_id in stale:
                     self._written.pop(game_id, None)
                 saves = [save for save in saves if save.row.id not in stale]
-            changes, written = self._write(conn, saves)
-            if publish is not None:
-                notes = [note for note in map(publish, saves) if note is not None]
+            changes, written = self._write(conn, saves, process)
+            if publish is not None and saves:
+                followed = self._followed_elsewhere(conn, [save.row.id for save in saves], process)
+                notes = [note for note in map(publish, [s for s in saves if s.row.id in followed]) if note is not None]
                 if notes:
                     conn.execute(_NOTIFY_ALL, {"channels": [c for c, _ in notes], "payloads": [p for _, p in notes]})
         self._remember(written)
@@ -542,7 +580,16 @@ class Store:
         return {game_id: stored.get(game_id, -1) for game_id, version in expected.items()
                 if stored.get(game_id) != version}
 
-    def _write(self, conn, saves: list[GameSave]) -> tuple[dict[str, list[dict]], list[tuple[str, tuple, bool]]]:
+    @staticmethod
+    def _followed_elsewhere(conn, game_ids: list[str], process: str | None) -> set[str]:
+        """Which of these games a process other than `process` follows. A statement of its own,
+        after the rows were locked (`_stale`): it sees every follower registered before."""
+        table = FollowerRow.__table__
+        return set(conn.scalars(select(table.c.game_id).distinct().where(
+            table.c.game_id.in_(game_ids) & (table.c.process != process))))
+
+    def _write(self, conn, saves: list[GameSave],
+               process: str | None = None) -> tuple[dict[str, list[dict]], list[tuple[str, tuple, bool]]]:
         """`save_games`'s statements, in the caller's transaction: the rating changes made, and what
         each game's row will hold once committed (`_remember`)."""
         updates: dict[tuple[str, ...], list[dict]] = {}
@@ -579,6 +626,8 @@ class Store:
                     s.add(new_game)
                     s.flush()
                     s.expunge(new_game)
+                if process is not None:
+                    conn.execute(insert(FollowerRow.__table__).values(game_id=new_game.id, process=process))
             if pool is not None and row.status == "finished":
                 change = _rate(conn, row, pool)
                 if change:
@@ -688,6 +737,35 @@ class Store:
     def shared(self) -> bool:
         """Is this a database several server processes may share (PostgreSQL)?"""
         return self.engine.dialect.name == "postgresql"
+
+    # -- followers (several processes) --------------------------------------------------------
+    def unfollow(self, game_id: str, process: str) -> None:
+        """The process no longer holds a copy of the game (`read_game` follows it again)."""
+        table = FollowerRow.__table__
+        with self.engine.begin() as conn:
+            conn.execute(delete(table).where((table.c.game_id == game_id) & (table.c.process == process)))
+
+    def beat(self, process: str, now: int, until: int) -> bool:
+        """The process lives until `until`; the follows of processes dead since `DEAD_PROCESS_MS`
+        are dropped. False if this process had been found dead (its follows are gone: it must
+        read its games again)."""
+        processes, followers = ProcessRow.__table__, FollowerRow.__table__
+        with self.engine.begin() as conn:
+            known = conn.execute(update(processes).where(processes.c.process == process)
+                                 .values(expires_at=until)).rowcount
+            if not known:
+                conn.execute(pg_insert(processes).values(process=process, expires_at=until)
+                             .on_conflict_do_update(index_elements=[processes.c.process], set_={"expires_at": until}))
+            dead = select(processes.c.process).where(processes.c.expires_at < now - DEAD_PROCESS_MS)
+            conn.execute(delete(followers).where(followers.c.process.in_(dead)))
+            conn.execute(delete(processes).where(processes.c.expires_at < now - DEAD_PROCESS_MS))
+        return bool(known)
+
+    def drop_process(self, process: str) -> None:
+        """A process stopping: its follows and its row go."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(FollowerRow.__table__).where(FollowerRow.__table__.c.process == process))
+            conn.execute(delete(ProcessRow.__table__).where(ProcessRow.__table__.c.process == process))
 
     def renew_leases(self, owner: str, until: int) -> None:
         """Extend every lease `owner` holds until `until` (ms since the epoch)."""

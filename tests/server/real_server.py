@@ -32,6 +32,7 @@ class Process:
     def __init__(self, data, log, db: str | None = None, env: dict | None = None, wait: bool = True) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.db = db
         where = ["--db", db] if db else ["--data", str(data)]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "superchess.cli", "serve", "--port", str(self.port), *where],

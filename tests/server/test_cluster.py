@@ -10,6 +10,7 @@ import json
 import threading
 import time
 
+import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -128,6 +129,34 @@ def test_players_on_two_processes_play_to_the_end_and_every_watcher_sees_every_e
     flag = game.next(timeout=10)[0]  # the owner's timer, once
     assert flag["event"]["kind"] == "end" and flag["state"]["termination"] == "time" and flag["state"]["result"] == "0-1"
     game.quiet()
+    game.close()
+
+
+def followers(server: Process, game_id: str) -> int:
+    """How many processes follow the game (hold a copy that notifications keep current)."""
+    with psycopg.connect(server.db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        return conn.execute("SELECT count(*) FROM game_followers WHERE game_id = %s", (game_id,)).fetchone()[0]
+
+
+def test_a_game_is_followed_by_the_processes_that_serve_it_and_dropped_by_one_whose_watcher_left(servers):
+    a, b = servers
+    alice, bob, watcher = Player(a), Player(a), Player(b)
+    game_id = match(alice, bob)
+    game = Viewers(game_id, [(alice, a), (bob, a)])
+    assert followers(a, game_id) == 1  # its saves notify nobody
+    watching = Viewers(game_id, [(watcher, b)])
+    assert followers(a, game_id) == 2
+    game.act(0, {"type": "move", "move": "e2e4"})
+    assert watching.next()[0]["event"]["move"] == "e2e4"
+    watching.close()
+    for n, text in enumerate(["e7e5", "g1f3", "b8c6", "f1c4"]):  # the first note after the watcher left drops b's copy
+        game.act((n + 1) % 2, {"type": "move", "move": text})
+        deadline = time.monotonic() + 1
+        while followers(a, game_id) > 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if followers(a, game_id) == 1:
+            break
+    assert followers(a, game_id) == 1
     game.close()
 
 

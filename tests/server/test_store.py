@@ -1,12 +1,16 @@
 """The store under several processes (issue 24): saves checked against the stored version, the
 notifications sent with a commit, and the games' leases. The version check runs on both databases;
-leases and notifications are PostgreSQL's."""
+leases, notifications and the games' followers are PostgreSQL's."""
 from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
+from sqlalchemy import select
 
-from superchess.server.store import GameSave, Store, waiting_game
+from superchess.server.store import DEAD_PROCESS_MS, FollowerRow, GameSave, Store, waiting_game
 
 pytestmark = pytest.mark.postgresql  # these run on PostgreSQL too (tests/server/conftest.py)
 
@@ -36,16 +40,16 @@ def test_a_save_another_process_overtook_is_left_out_and_named(stores):
     game_id = active_game(one)
     mine, theirs = one.game(game_id), two.game(game_id)
     theirs.version, theirs.draw_offer = 1, 0
-    assert two.save_games([GameSave(theirs, (0, "e2e4", NOW))], check_versions=True).stale == {}
+    assert two.save_games([GameSave(theirs, (0, "e2e4", NOW))], process="two").stale == {}
     mine.version, mine.remaining0 = 1, 5  # the same version, made from the same old row
-    assert one.save_games([GameSave(mine, (0, "d2d4", NOW))], check_versions=True).stale == {game_id: 1}
+    assert one.save_games([GameSave(mine, (0, "d2d4", NOW))], process="one").stale == {game_id: 1}
     stored = one.game(game_id)
     assert (stored.version, stored.draw_offer, stored.remaining0) == (1, 0, theirs.remaining0)
     assert one.moves(game_id) == ["e2e4"]
     one.forget(game_id)
     mine = one.game(game_id)  # reloaded: the next version saves
     mine.version += 1
-    assert one.save_games([GameSave(mine, (1, "e7e5", NOW))], check_versions=True).stale == {}
+    assert one.save_games([GameSave(mine, (1, "e7e5", NOW))], process="one").stale == {}
     assert two.moves(game_id) == ["e2e4", "e7e5"]
 
 
@@ -57,9 +61,10 @@ def test_a_notification_is_sent_with_the_commit_and_not_for_a_save_left_out(post
         conninfo = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(conninfo, autocommit=True) as listener:
             listener.execute("LISTEN test_games")
+            store.read_game(game_id, "two")  # another process follows the game
             row.version = 1
-            store.save_games([GameSave(row)], True, lambda save: ("test_games", f"{save.row.id}:{save.row.version}"))
-            store.save_games([GameSave(row)], True, lambda save: ("test_games", "stale"))  # version 1 again
+            store.save_games([GameSave(row)], "one", lambda save: ("test_games", f"{save.row.id}:{save.row.version}"))
+            store.save_games([GameSave(row)], "one", lambda save: ("test_games", "stale"))  # version 1 again
             notes = [n.payload for n in listener.notifies(timeout=1)]
         assert notes == [f"{game_id}:1"]
     finally:
@@ -83,3 +88,94 @@ def test_a_lease_is_held_until_it_expires_then_taken_by_another_owner(postgres_u
         assert store.take_leases("a", NOW + 2 * TTL, TTL) == set()  # a game over holds no lease
     finally:
         store.engine.dispose()
+
+
+@pytest.fixture
+def pg_store(postgres_url):
+    store = Store(postgres_url)
+    yield store
+    store.engine.dispose()
+
+
+def notes_of(store: Store, save) -> list[str]:
+    """The notifications a save (a call of `save(publish)`) sends on channel test_games."""
+    conninfo = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute("LISTEN test_games")
+        save(lambda save: ("test_games", f"{save.row.id}:{save.row.version}"))
+        return [n.payload for n in listener.notifies(timeout=0.5)]
+
+
+def test_a_save_notifies_only_when_another_process_follows_the_game(pg_store):
+    game_id = active_game(pg_store)
+    row = pg_store.game(game_id)
+
+    def save_as(process: str):
+        def save(publish):
+            row.version += 1
+            pg_store.save_games([GameSave(row)], process, publish)
+        return save
+    assert notes_of(pg_store, save_as("one")) == []  # nobody else holds a copy
+    read, moves = pg_store.read_game(game_id, "one")  # its saver follows it
+    assert (read.version, moves) == (row.version, [])
+    assert notes_of(pg_store, save_as("one")) == []
+    pg_store.read_game(game_id, "two")
+    assert notes_of(pg_store, save_as("one")) == [f"{game_id}:3"]
+    pg_store.unfollow(game_id, "one")
+    assert notes_of(pg_store, save_as("two")) == []  # "two" alone follows it now
+    pg_store.unfollow(game_id, "two")
+    assert notes_of(pg_store, save_as("one")) == []
+
+
+def test_a_process_that_reads_a_game_while_a_save_holds_it_reads_the_saved_version(pg_store):
+    """The follower's registration waits for the save's row lock: a save either finds the new
+    follower (and notifies it) or is in what it reads; it never misses both."""
+    game_id = active_game(pg_store)
+    pg_store.read_game(game_id, "three")  # someone follows it, so the save publishes
+    row = pg_store.game(game_id)
+    row.version = 1
+    publishing, release = threading.Event(), threading.Event()
+
+    def slow_publish(save) -> None:
+        publishing.set()
+        release.wait(10)
+    with ThreadPoolExecutor(2) as pool:
+        saving = pool.submit(pg_store.save_games, [GameSave(row, (0, "e2e4", NOW))], "one", slow_publish)
+        assert publishing.wait(10)
+        reading = pool.submit(pg_store.read_game, game_id, "two")
+        with pytest.raises(TimeoutError):
+            reading.result(timeout=0.5)  # waits for the save's commit
+        release.set()
+        saving.result(10)
+        stored, moves = reading.result(10)
+    assert (stored.version, moves) == (1, ["e2e4"])
+
+
+def test_a_game_a_save_makes_is_followed_by_its_process(pg_store):
+    game_id = active_game(pg_store)
+    row = pg_store.game(game_id)
+    row.version, row.status = 1, "finished"
+    rematch = waiting_game("chess", "blitz-3+2", row.player0_id, 0, NOW)
+    pg_store.save_games([GameSave(row, new_game=rematch)], "one")
+    assert followers(pg_store, rematch.id) == ["one"]
+
+
+def test_the_follows_of_a_long_dead_process_are_dropped_and_it_learns_it_on_its_next_beat(pg_store):
+    game_id = active_game(pg_store)
+    pg_store.read_game(game_id, "alive")
+    pg_store.read_game(game_id, "stalled")
+    assert pg_store.beat("alive", NOW, NOW + TTL) is False  # new: nothing of it to read again
+    assert pg_store.beat("stalled", NOW, NOW + TTL) is False
+    assert pg_store.beat("stalled", NOW, NOW + TTL) is True
+    assert pg_store.beat("alive", NOW + TTL + DEAD_PROCESS_MS - 1, NOW + 2 * TTL + DEAD_PROCESS_MS) is True
+    assert followers(pg_store, game_id) == ["alive", "stalled"]  # expired, not yet dead
+    assert pg_store.beat("alive", NOW + TTL + DEAD_PROCESS_MS + 1, NOW + 2 * TTL + DEAD_PROCESS_MS) is True
+    assert followers(pg_store, game_id) == ["alive"]
+    assert pg_store.beat("stalled", NOW + TTL + DEAD_PROCESS_MS + 2, NOW + 2 * TTL + DEAD_PROCESS_MS) is False
+    pg_store.drop_process("alive")
+    assert followers(pg_store, game_id) == []
+
+
+def followers(store: Store, game_id: str) -> list[str]:
+    with store.session() as s:
+        return sorted(s.scalars(select(FollowerRow.process).where(FollowerRow.game_id == game_id)))
