@@ -662,17 +662,20 @@ class Store:
     def take_leases(self, owner: str, now: int, ttl_ms: int, game_ids: list[str] | None = None) -> set[str]:
         """Take for `owner` the leases of `game_ids` (or of every game in play) that nobody holds or
         whose lease expired by `now`; renew those it holds; drop its leases of games that are over.
-        PostgreSQL. The games it holds now."""
+        The leases other processes hold are not touched (nor locked). PostgreSQL. The games it
+        holds now."""
         statement = text("""
             INSERT INTO game_leases (game_id, owner, expires_at)
-            SELECT id, :owner, :until FROM games WHERE """ +
+            SELECT id, CAST(:owner AS varchar), :until FROM games WHERE """ +
                          ("id = ANY(:ids)" if game_ids is not None else "status IN ('active', 'setup')") + """
+            AND NOT EXISTS (SELECT 1 FROM game_leases held WHERE held.game_id = games.id
+                            AND held.owner <> :owner AND held.expires_at >= :now)
             ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
             WHERE game_leases.expires_at < :now OR game_leases.owner = excluded.owner
             RETURNING game_id""")
         with self.engine.begin() as conn:
-            conn.execute(text("""DELETE FROM game_leases WHERE owner = :owner AND game_id IN
-                                 (SELECT id FROM games WHERE status IN :over)""").bindparams(
+            conn.execute(text("""DELETE FROM game_leases USING games WHERE game_leases.owner = :owner
+                                 AND games.id = game_leases.game_id AND games.status IN :over""").bindparams(
                 bindparam("over", expanding=True)), {"owner": owner, "over": list(_FINAL_STATUSES)})
             return set(conn.scalars(statement, {"owner": owner, "until": now + ttl_ms, "now": now,
                                                 "ids": game_ids}))
