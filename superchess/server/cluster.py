@@ -162,6 +162,10 @@ class Cluster:
         """The notification of a game's new chat line (a cleaned line fits: MAX_CHARS)."""
         return GAMES, json.dumps({"o": self.owner, "g": game_id, "c": room, "l": line}, separators=(",", ":"))
 
+    def spectators_note(self, game_id: str, total: int) -> tuple[str, str]:
+        """The notification of how many watch a game's page through every process."""
+        return GAMES, json.dumps({"o": self.owner, "g": game_id, "w": total}, separators=(",", ":"))
+
     def lobby_note(self, message: dict, player_id: int | None) -> None:
         """Tell the other processes' lobbies (every watcher, or the pages of `player_id`)."""
         note = json.dumps({"o": self.owner, "m": message, "p": player_id}, separators=(",", ":"))
@@ -197,7 +201,9 @@ class Cluster:
     def _dispatch(self, channel: str, note: dict) -> None:
         if note["o"] == self.owner:
             return
-        if channel == GAMES:
+        if channel == GAMES and "w" in note:
+            self.hub.tell_spectators(note["g"], note["w"])
+        elif channel == GAMES:
             # one task per note: they reach the game's (first-come) lock in the order they came
             task = asyncio.create_task(self.hub.remote_chat(note["g"], note["c"], note["l"]) if "c" in note else
                                        self.hub.remote_event(note["g"], note["v"], note["e"], note.get("r"), note.get("m")))

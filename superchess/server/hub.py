@@ -134,6 +134,7 @@ class Hub:
         self.ai = None  # AIPlayers, when the computer plays on this server
         self.cluster: Cluster | None = None  # the other processes over the same database, if any
         self.chats = Chats(store, now)
+        self._sharing: set[asyncio.Task] = set()  # spectator counts being written (`_share_spectators`)
         self.offload = Offload()  # where the rules work of every event runs, off the event loop
         self.loop: asyncio.AbstractEventLoop | None = None
         # events saved but not yet committed: (game, event, time, new move, the caller's future)
@@ -577,16 +578,39 @@ class Hub:
     def _count_spectators(self, game_id: str, only: Connection | None = None) -> None:
         """Tell a game's pages how many are watching it (connections of others than its players):
         all of them when a watcher came or went, or `only` a player's page that just joined (when
-        someone watches: a page counts none until told)."""
+        someone watches: a page counts none until told). With several processes the count is of
+        all of them (`_share_spectators`)."""
+        if self.cluster is not None:
+            task = asyncio.create_task(self._share_spectators(game_id, only))
+            self._sharing.add(task)
+            task.add_done_callback(self._sharing.discard)
+        elif (here := self._spectators_here(game_id)) is not None:
+            self.tell_spectators(game_id, here, only)
+
+    def _spectators_here(self, game_id: str) -> int | None:
         g = self.live.get(game_id)
-        conns = list(self.conns.get(game_id, ()))
-        if g is None or not conns:
-            return
-        count = sum(1 for c in conns if g.side_of(c.player_id) is None)
-        if only is not None and not count:
+        return None if g is None else sum(1 for c in self.conns.get(game_id, ()) if g.side_of(c.player_id) is None)
+
+    async def _share_spectators(self, game_id: str, only: Connection | None) -> None:
+        """Count this process's watchers of the game into the database (counted in the game's order,
+        so the last count written is the newest), then tell the pages here the count of all."""
+        async with self.locks[game_id]:
+            here = self._spectators_here(game_id) or 0  # no copy here (dropped): nobody watches here
+            try:
+                total = await asyncio.to_thread(self.store.count_watchers, game_id, self.cluster.owner, here,
+                                                lambda total: self.cluster.spectators_note(game_id, total))
+            except Exception:  # the database is away: the pages keep the count they have
+                log.exception("could not count the watchers of game %s", game_id)
+                return
+        self.tell_spectators(game_id, total, only)
+
+    def tell_spectators(self, game_id: str, count: int, only: Connection | None = None) -> None:
+        """Send the pages of the game here (or `only` that one, if someone watches) the count."""
+        conns = self.conns.get(game_id, ())
+        if only is not None and (not count or only not in conns):
             return
         message = json.dumps({"type": "spectators", "count": count})
-        for c in [only] if only is not None else conns:
+        for c in [only] if only is not None else list(conns):
             c.send(message)
 
     async def view(self, game_id: str, player_id: int | None, as_message: bool = False) -> dict | str | None:

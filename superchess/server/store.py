@@ -191,10 +191,12 @@ class PresenceRow(Base):
 class FollowerRow(Base):
     """A server process holding a copy of a game (several processes over one PostgreSQL): a save of
     the game by another process notifies it; a game nobody else follows is saved without a
-    notification. Registered with the game's row locked (`Store.read_game`)."""
+    notification. Registered with the game's row locked (`Store.read_game`). `watchers`: how many
+    watch the game's page through that process (`Store.count_watchers`)."""
     __tablename__ = "game_followers"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     process: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)  # `Cluster.owner`
+    watchers: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class ProcessRow(Base):
@@ -747,6 +749,25 @@ class Store:
         table = FollowerRow.__table__
         with self.engine.begin() as conn:
             conn.execute(delete(table).where((table.c.game_id == game_id) & (table.c.process == process)))
+
+    def count_watchers(self, game_id: str, process: str, watchers: int,
+                       note: Callable[[int], tuple[str, str]]) -> int:
+        """`watchers` watch the game through `process` (which follows it); returns how many watch it
+        through every process. When that changed, the (channel, payload) `note(total)` is sent with
+        the commit. The game's follower rows are locked first, so of two processes counting at once
+        the second counts the first's change, and the last notification has the whole count."""
+        table = FollowerRow.__table__
+        mine = (table.c.game_id == game_id) & (table.c.process == process)
+        with self.engine.begin() as conn:
+            conn.execute(select(table.c.process).where(table.c.game_id == game_id)
+                         .order_by(table.c.process).with_for_update())
+            changed = conn.execute(update(table).where(mine & (table.c.watchers != watchers))
+                                   .values(watchers=watchers)).rowcount
+            total = conn.scalar(select(func.coalesce(func.sum(table.c.watchers), 0)).where(table.c.game_id == game_id))
+            if changed:
+                channel, payload = note(total)
+                conn.execute(_NOTIFY, {"channel": channel, "payload": payload})
+        return total
 
     def beat(self, process: str, now: int, until: int) -> bool:
         """The process lives until `until`; the follows of processes dead since `DEAD_PROCESS_MS`

@@ -160,6 +160,35 @@ def test_a_game_is_followed_by_the_processes_that_serve_it_and_dropped_by_one_wh
     game.close()
 
 
+def spectators(ws, timeout: float = 5) -> int:
+    """The next spectator count a game's page is told (other messages skipped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = json.loads(ws.recv(timeout=max(0.0, deadline - time.monotonic())))
+        if msg["type"] == "spectators":
+            return msg["count"]
+
+
+def test_a_game_page_counts_the_spectators_on_every_process(servers):
+    a, b = servers
+    alice, bob = Player(a), Player(a)
+    game_id = match(alice, bob)
+    with alice.socket(a, game_id) as page:
+        receive(page)
+        with Player(b).socket(b, game_id) as far:
+            assert spectators(page) == 1  # a watcher on the other process
+            assert spectators(far) == 1
+            with Player(a).socket(a, game_id) as near:
+                assert [spectators(ws) for ws in (page, near, far)] == [2, 2, 2]
+            assert [spectators(ws) for ws in (page, far)] == [1, 1]
+        assert spectators(page) == 0
+        # a player's page that joins learns the count of all
+        with Player(b).socket(b, game_id), bob.socket(a, game_id) as other_page:
+            receive(other_page)
+            assert spectators(other_page) == 1
+            assert spectators(page) == 1
+
+
 def test_the_computer_moves_exactly_once_per_turn_whichever_process_its_opponent_uses(servers):
     a, b = servers
     carol, watcher = Player(b), Player(a)

@@ -1,5 +1,6 @@
-"""Which server processes hold a copy of which game (`game_followers`), and which processes live
-(`server_processes`): a game's save notifies the other processes only when one of them follows it.
+"""Which server processes hold a copy of which game and how many watch it through each
+(`game_followers`), and which processes live (`server_processes`): a game's save notifies the other
+processes only when one of them follows it; a game page's spectators are counted over all of them.
 
 Revision ID: 0005
 Revises: 0004
@@ -17,7 +18,8 @@ depends_on = None
 def upgrade() -> None:
     op.create_table("game_followers",
                     sa.Column("game_id", sa.String(24), sa.ForeignKey("games.id"), primary_key=True),
-                    sa.Column("process", sa.String(64), primary_key=True, index=True))
+                    sa.Column("process", sa.String(64), primary_key=True, index=True),
+                    sa.Column("watchers", sa.Integer, nullable=False, server_default="0"))
     op.create_table("server_processes",
                     sa.Column("process", sa.String(64), primary_key=True),
                     sa.Column("expires_at", sa.BigInteger, nullable=False))
