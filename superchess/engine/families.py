@@ -25,7 +25,7 @@ RETRACT = tiling_search.RETRACT
 class EngineFamily:
     """How the engine plays the variants of one engine key."""
     # (variant, start FEN or None, moves, believed rosters, level, time left in ms or None,
-    #  increment in ms, root moves or None, seed) -> the next move's text (or RETRACT)
+    #  increment in ms, root moves or None, seed, stop=event or None) -> the next move's text (or RETRACT)
     choose: Callable[..., str]
     # (board, UCI go options with "level" and "hash", infinite, stop event, send a line) -> None
     think_uci: Callable[[BaseBoard, dict[str, int], bool, threading.Event, Callable[[str], None]], None]
@@ -38,13 +38,14 @@ def _soft_ms(level: int, time_left_ms: int | None, increment_ms: int) -> Callabl
 
 
 def _choose_intergrid(variant: str, start_fen: str | None, moves: list[str], rosters, level: int,
-                      time_left_ms: int | None, increment_ms: int, root_moves=None, seed=None) -> str:
+                      time_left_ms: int | None, increment_ms: int, root_moves=None, seed=None, stop=None) -> str:
+    # a turn search of a share of the clock: short enough to run to its end when asked to stop
     return intergrid_search.choose_intergrid_move(start_fen, moves, level,
                                                   _soft_ms(level, time_left_ms, increment_ms))
 
 
 def _choose_tiling(variant: str, start_fen: str | None, moves: list[str], rosters, level: int,
-                   time_left_ms: int | None, increment_ms: int, root_moves=None, seed=None) -> str:
+                   time_left_ms: int | None, increment_ms: int, root_moves=None, seed=None, stop=None) -> str:
     # a beam over the rest of the turn, the level's clock share per move
     return tiling_search.choose_tiling_move(start_fen, moves, level, _soft_ms(level, time_left_ms, increment_ms))
 
@@ -63,14 +64,17 @@ def engine_of(variant: str) -> EngineFamily:
 
 def choose_move(variant: str, start_fen: str | None, moves: list[str], rosters: tuple[dict, dict] | None,
                 level: int, time_left_ms: int | None, increment_ms: int,
-                root_moves: list[str] | None = None, seed: int | None = None) -> str:
+                root_moves: list[str] | None = None, seed: int | None = None,
+                stop: threading.Event | None = None) -> str:
     """The computer's move text for the game `variant` from `start_fen` (None: the start array)
     after `moves` (move texts), with the rosters the engine believes in (JSON `Roster.from_data`
     form; None or {} = default), at `level` 1-8, with `time_left_ms` on its clock (None: untimed)
     and `increment_ms` per move. With `root_moves`, the answer is one of exactly those texts. In a
-    variant with drafted turns the answer may be RETRACT."""
+    variant with drafted turns the answer may be RETRACT. Setting `stop` (a
+    `native_search.StopRequest` for the native search) ends the search early with the best move
+    so far (the core's searches; the turn searches of InterGrid and Tiling Rider run to their end)."""
     return engine_of(variant).choose(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms,
-                                     root_moves, seed)
+                                     root_moves, seed, stop=stop)
 
 
 def warm_up(variants: tuple[str, ...] | None = None) -> None:

@@ -196,14 +196,14 @@ def static_evaluation(board: CoreBoard) -> int:
 
 def choose_core_move(variant: str, start_fen: str | None, moves: list[str], rosters: tuple[dict, dict] | None,
                      level: int, time_left_ms: int | None, increment_ms: int,
-                     root_moves: list[str] | None = None, seed: int | None = None) -> str:
+                     root_moves: list[str] | None = None, seed: int | None = None, stop=None) -> str:
     """`families.choose_move` for the variants on the core's position (see there)."""
     t0 = time.monotonic()
     lv = get_level(level)
     board = replay(variant, start_fen, moves, rosters)
     limits = level_limits(level, time_left_ms, increment_ms, board.fullmove_number)
     text, _ = search_position(board, limits, root_moves, noise=lv.noise_cp, margin=lv.margin_cp,
-                              seed=seed, hash_mb=lv.hash_mb, t0=t0)
+                              seed=seed, hash_mb=lv.hash_mb, t0=t0, stop_event=stop)
     return text
 
 

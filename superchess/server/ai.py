@@ -16,8 +16,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
 from ..engine import RETRACT, choose_move
+from . import worker
 from .live import OVER_STATUSES, ActionError, LiveGame
-from .worker import start_worker
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -36,8 +36,8 @@ def default_executor() -> Executor:
     # threads and an event loop that a forked child must not inherit
     # the worker compiles the engine's tables once at start, not on the first move's clock, and
     # exits with the server, even one killed with SIGKILL
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=start_worker,
-                               initargs=(os.getpid(),))
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=worker.start_worker,
+                               initargs=(os.getpid(), True, worker.shared_stop_id()))
 
 
 class AIPlayers:
@@ -48,6 +48,7 @@ class AIPlayers:
         self._executor: Executor | None = None
         self._think = think
         self._busy: dict[str, int] = {}  # game id -> version being thought about
+        self._searches: dict[str, tuple[int, int, asyncio.Future]] = {}  # game id -> (version, search id, answer)
         self.tasks: set[asyncio.Task] = set()
 
     def warm(self) -> asyncio.Future:
@@ -59,8 +60,12 @@ class AIPlayers:
         return asyncio.wrap_future(self._executor.submit(ready))
 
     def consider(self, g: LiveGame) -> None:
-        """After every committed event: if the computer is to act in this game, start it."""
+        """After every committed event: a search for an earlier version of the game stops; if the
+        computer is to act in this game, it starts."""
         row = g.row
+        search = self._searches.get(row.id)
+        if search is not None and search[0] != row.version:
+            self._stop(row.id)
         for side in (0, 1):
             level = self.hub.bot_level(getattr(row, f"player{side}_id"))
             if level is None:
@@ -111,14 +116,23 @@ class AIPlayers:
             if row.version != version:
                 return  # the game moved on before the computer started; that event considered it anew
             args = self._question(g, side, level)
+        search_id = worker.new_search_id()
         try:
             if self._executor is None:
                 self._executor = self._factory()
-            text = await asyncio.get_running_loop().run_in_executor(self._executor, self._think, *args)
+            answer = asyncio.get_running_loop().run_in_executor(self._executor, worker.think, search_id,
+                                                                self._think, *args)
+            self._searches[row.id] = (version, search_id, answer)
+            text = await answer
+        except asyncio.CancelledError:  # stopped: the game moved on (`consider`), or the server stops
+            return
         except Exception:
             log.exception("the computer could not think in game %s", row.id)
             self._busy.pop(row.id, None)
             return
+        finally:
+            if self._searches.get(row.id, (0, search_id))[1] == search_id:
+                self._searches.pop(row.id, None)
         if self._busy.get(row.id) != version:
             return
         del self._busy[row.id]
@@ -132,6 +146,12 @@ class AIPlayers:
                 await self.hub.act(row.id, bot_id, "move", {"move": text})
         except ActionError as e:
             log.error("the computer's move %s was refused in game %s: %s", text, row.id, e)
+
+    def _stop(self, game_id: str) -> None:
+        """Drop the game's search: not started, it never runs; under way, it stops."""
+        _, search_id, answer = self._searches.pop(game_id)
+        answer.cancel()
+        worker.stop_search(search_id)
 
     def _question(self, g: LiveGame, side: int, level: int) -> tuple:
         """`choose_move`'s arguments for the computer to move in this game."""

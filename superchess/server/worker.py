@@ -1,23 +1,76 @@
 """Worker processes of the server (the computer's thinking, server/ai.py; roster previews, app.py):
 each exits when the server does, however the server dies (a SIGKILL runs no clean-up in the server,
 so the worker must notice by itself), and the computer's compiles the engine's tables before its
-first move."""
+first move. A search the server no longer needs (its game moved on) is stopped through a number
+in shared memory, the id of the search to stop (`stop_search`), which a thread of the worker
+watches (`think`)."""
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from ..engine import warm_up
+from ..engine import StopRequest, warm_up
 
 PARENT_CHECK_S = 0.2  # how often a worker checks that the server still lives
+STOP_CHECK_S = 0.02  # how often a worker looks whether its search is to stop
+
+# the id of the search to stop: made by the server, handed to its workers at their start
+_stop_id = multiprocessing.get_context("spawn").Value("q", 0, lock=False)
+_search_ids = itertools.count(1)
+_running: dict[int, StopRequest] = {}  # the searches under way in this process, by id
+_watching = threading.Lock()
+_watcher: threading.Thread | None = None
 
 
-def start_worker(server_pid: int, warm: bool = True) -> None:
-    """Process-pool initializer: watch the server (`server_pid`, the pool's owner), then warm the
-    engine up (`warm`)."""
+def new_search_id() -> int:
+    return next(_search_ids)
+
+
+def shared_stop_id():
+    """The shared number `stop_search` writes: for a worker process's `start_worker`."""
+    return _stop_id
+
+
+def stop_search(search_id: int) -> None:
+    """Stop the search `search_id` (`think`) if it is under way, wherever it runs."""
+    _stop_id.value = search_id
+
+
+def think(search_id: int, choose: Callable[..., str], *args) -> str:
+    """`choose(*args, stop=...)` (the engine's `choose_move`) as search `search_id`, which
+    `stop_search` ends early."""
+    global _watcher
+    request = StopRequest()
+    _running[search_id] = request
+    with _watching:
+        if _watcher is None:
+            _watcher = threading.Thread(target=_watch_stops, name="search-stops", daemon=True)
+            _watcher.start()
+    try:
+        return choose(*args, stop=request)
+    finally:
+        del _running[search_id]
+
+
+def _watch_stops() -> None:
+    while True:
+        request = _running.get(_stop_id.value)
+        if request is not None:
+            request.set()
+        time.sleep(STOP_CHECK_S)
+
+
+def start_worker(server_pid: int, warm: bool = True, stop_id=None) -> None:
+    """Process-pool initializer: watch the server (`server_pid`, the pool's owner), take its number
+    of the search to stop (`stop_id`), then warm the engine up (`warm`)."""
+    global _stop_id
+    if stop_id is not None:
+        _stop_id = stop_id
     threading.Thread(target=exit_with, args=(server_pid,), name="exit-with-server", daemon=True).start()
     if warm:
         warm_up()

@@ -4,10 +4,13 @@ human opponent would know."""
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
+from superchess.engine import choose_move
 from superchess.rules import Board, Roster
-from superchess.server.ai import AIPlayers
+from superchess.server import worker
+from superchess.server.ai import AIPlayers, default_executor, ready
 
 from .util import Server, act, computer_game, legal_moves, ok, recv_error, recv_state, wait_for
 
@@ -48,7 +51,7 @@ def test_bad_computer_matches_are_refused(server):
 def test_in_private_mode_the_computer_is_told_its_own_roster_and_the_servers_highlights_only(server):
     calls = []
 
-    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None):
+    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None, stop=None):
         calls.append({"rosters": rosters, "root_moves": root_moves, "moves": list(moves)})
         return sorted(root_moves)[0]
 
@@ -114,7 +117,7 @@ def test_the_computer_grants_a_takeback_at_once_and_drops_the_move_it_was_thinki
     release, thinking = threading.Event(), threading.Event()
     calls = []
 
-    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None):
+    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None, stop=None):
         calls.append(list(moves))
         if len(calls) == 2:  # the second search waits until the test lets it answer
             thinking.set()
@@ -139,3 +142,25 @@ def test_the_computer_grants_a_takeback_at_once_and_drops_the_move_it_was_thinki
         s = wait_for(server, game_id, human, lambda st: len(st["moves"]) >= 2)
         assert s["moves"] == ["c2c4", "e7e5"] and s["turn"] == 0
     server.hub.ai.close()
+
+
+def test_a_search_the_server_stops_in_the_computer_s_worker_process_answers_at_once():
+    """A search for a position the game left (a takeback, a resignation) is stopped in the worker
+    process, so the computer's next search does not wait for it: level 8 with 30 minutes on its
+    clock would think for most of a minute."""
+    pool = default_executor()
+    try:
+        assert pool.submit(ready).result(120)  # warmed up
+        search_id = worker.new_search_id()
+        answer = pool.submit(worker.think, search_id, choose_move, "chess", None, ["e2e4"], None, 8, 1_800_000, 30_000)
+        time.sleep(1)
+        assert not answer.done()
+        started = time.monotonic()
+        worker.stop_search(search_id)
+        move = answer.result(60)
+        assert time.monotonic() - started < 5
+        board = Board("chess")
+        board.push_text("e2e4")
+        assert move in {m.text for m in board.legal_moves}
+    finally:
+        pool.shutdown(cancel_futures=True)
