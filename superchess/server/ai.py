@@ -131,8 +131,9 @@ class AIPlayers:
             self._busy.pop(row.id, None)
             return
         finally:
-            if self._searches.get(row.id, (0, search_id))[1] == search_id:
-                self._searches.pop(row.id, None)
+            search = self._searches.get(row.id)
+            if search is not None and search[1] == search_id:  # not stopped, nor replaced by a newer one
+                del self._searches[row.id]
         if self._busy.get(row.id) != version:
             return
         del self._busy[row.id]

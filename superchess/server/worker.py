@@ -2,8 +2,8 @@
 each exits when the server does, however the server dies (a SIGKILL runs no clean-up in the server,
 so the worker must notice by itself), and the computer's compiles the engine's tables before its
 first move. A search the server no longer needs (its game moved on) is stopped through a number
-in shared memory, the id of the search to stop (`stop_search`), which a thread of the worker
-watches (`think`)."""
+in shared memory, the id of the search to stop (`stop_search`), which a thread watches while the
+search runs (`think`)."""
 from __future__ import annotations
 
 import itertools
@@ -22,9 +22,6 @@ STOP_CHECK_S = 0.02  # how often a worker looks whether its search is to stop
 # the id of the search to stop: made by the server, handed to its workers at their start
 _stop_id = multiprocessing.get_context("spawn").Value("q", 0, lock=False)
 _search_ids = itertools.count(1)
-_running: dict[int, StopRequest] = {}  # the searches under way in this process, by id
-_watching = threading.Lock()
-_watcher: threading.Thread | None = None
 
 
 def new_search_id() -> int:
@@ -43,26 +40,21 @@ def stop_search(search_id: int) -> None:
 
 def think(search_id: int, choose: Callable[..., str], *args) -> str:
     """`choose(*args, stop=...)` (the engine's `choose_move`) as search `search_id`, which
-    `stop_search` ends early."""
-    global _watcher
-    request = StopRequest()
-    _running[search_id] = request
-    with _watching:
-        if _watcher is None:
-            _watcher = threading.Thread(target=_watch_stops, name="search-stops", daemon=True)
-            _watcher.start()
+    `stop_search` ends early: a thread watches for it while the search runs."""
+    request, done = StopRequest(), threading.Event()
+    threading.Thread(target=_stop_when_asked, args=(search_id, request, done), name="search-stop",
+                     daemon=True).start()
     try:
         return choose(*args, stop=request)
     finally:
-        del _running[search_id]
+        done.set()
 
 
-def _watch_stops() -> None:
-    while True:
-        request = _running.get(_stop_id.value)
-        if request is not None:
+def _stop_when_asked(search_id: int, request: StopRequest, done: threading.Event) -> None:
+    while not done.wait(STOP_CHECK_S):
+        if _stop_id.value == search_id:
             request.set()
-        time.sleep(STOP_CHECK_S)
+            return
 
 
 def start_worker(server_pid: int, warm: bool = True, stop_id=None) -> None:
