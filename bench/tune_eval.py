@@ -17,12 +17,23 @@ by a stronger engine's expectation: Stockfish's evaluation at a fixed depth, as 
 `1 / (1 + 10^(-cp/400))` (a mate counts as a win). That target is less noisy than the result of
 a fast self-play game, whose outcome a single later blunder decides.
 
+Orthodox chess's learned tables (superchess/engine/learned_tables.py) come from three steps:
+`positions` (Stockfish playing itself at a fixed node count from seeded random openings, positions
+kept as `games` keeps them), `label`, and `tables`: per piece and cell, a middlegame and an endgame
+correction fitted by logistic loss against the labels (the rest of the evaluation, without learned
+corrections, a fixed offset per position; K fitted first; L2 toward zero), written as the table
+file. It prints the error on the last tenth of the file (whole games the fit never saw) before
+and after.
+
 Reproducible: the openings and the engine are deterministic for a seed and node count (and
 Stockfish with one thread for a depth).
 
     .venv/bin/python bench/tune_eval.py games --out /tmp/positions.jsonl --games 200
     .venv/bin/python bench/tune_eval.py label --positions /tmp/positions.jsonl --out /tmp/labelled.jsonl
     .venv/bin/python bench/tune_eval.py tune --positions /tmp/labelled.jsonl
+    .venv/bin/python bench/tune_eval.py positions --out /tmp/sf.jsonl --games 1200
+    .venv/bin/python bench/tune_eval.py label --positions /tmp/sf.jsonl --out /tmp/sf_labelled.jsonl
+    .venv/bin/python bench/tune_eval.py tables --positions /tmp/sf_labelled.jsonl
 """
 from __future__ import annotations
 
@@ -38,11 +49,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from superchess.engine import native_search  # noqa: E402
-from superchess.engine.evaluate import Evaluator, default_params  # noqa: E402
+from superchess.engine import learned_tables  # noqa: E402
+from superchess.engine.evaluate import Evaluator, default_params, unpack  # noqa: E402
 from superchess.engine.play import search_position  # noqa: E402
 from superchess.engine.search import Limits  # noqa: E402
 from superchess import _native  # noqa: E402
 from superchess.rules import Board  # noqa: E402
+from superchess.rules.core.encoding import type_of  # noqa: E402
 
 EVAL_TOML = ROOT / "superchess" / "engine" / "eval.toml"
 SKIP = {"lazy_margin"}  # a speed setting, not a weight
@@ -110,6 +123,37 @@ def play_games(args) -> None:
             print(file=sys.stderr)
 
 
+def stockfish_positions(args) -> None:
+    """Orthodox chess positions from Stockfish playing itself at --nodes per move from seeded random
+    openings: realistic play, unlike the fast self-play of `games`. Kept as `games` keeps them (from
+    ply 12, not in check, quiet for our evaluation), with the game's result (`label` replaces it)."""
+    import chess
+    import chess.engine
+    rng = random.Random(args.seed)
+    searcher = _native.Searcher(1)
+    ev = native_search.evaluation(Evaluator(*model(Board("chess"))))
+    written = 0
+    t0 = time.monotonic()
+    with chess.engine.SimpleEngine.popen_uci(args.stockfish) as sf, open(args.out, "w") as out:
+        sf.configure({"Threads": 1, "Hash": 16})
+        for g in range(args.games):
+            board = chess.Board(opening("chess", args.opening_plies, rng).fen())
+            fens = []
+            while (outcome := board.outcome(claim_draw=True)) is None and board.ply() < args.max_plies:
+                if board.ply() >= 12 and not board.is_check():
+                    static, quiet = static_and_quiet(searcher, Board("chess", board.fen()), ev)
+                    if abs(static - quiet) <= args.quiet_cp:
+                        fens.append(board.fen())
+                board.push(sf.play(board, chess.engine.Limit(nodes=args.nodes), game=g).move)
+            result = 0.5 if outcome is None or outcome.winner is None else float(outcome.winner)
+            for fen in fens:
+                out.write(json.dumps({"variant": "chess", "fen": fen, "result": result}) + "\n")
+            written += len(fens)
+            print(f"\rgame {g + 1}/{args.games}, {written} positions, {time.monotonic() - t0:.0f}s", end="",
+                  file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
 def label(args) -> None:
     """The positions of orthodox chess with Stockfish's expected score instead of the result."""
     import chess
@@ -154,21 +198,21 @@ def error(data: list[Data], params: dict, k: float) -> float:
     return total / len(data)
 
 
-def fit_k(data: list[Data], params: dict) -> float:
-    evals = [d.evals(params) for d in data]
-
-    def err(k: float) -> float:
-        return sum(sum((r - 1 / (1 + 10 ** (-k * e / 400))) ** 2 for r, e in zip(d.results, ev)) / len(ev)
-                   for d, ev in zip(data, evals)) / len(data)
-
-    lo, hi = 0.1, 3.0
-    for _ in range(40):  # golden-section search
+def minimise(f, lo: float = 0.1, hi: float = 3.0) -> float:
+    """Where the unimodal `f` is lowest between lo and hi (golden-section search): the scale K."""
+    for _ in range(40):
         a, b = hi - (hi - lo) / 1.618, lo + (hi - lo) / 1.618
-        if err(a) < err(b):
+        if f(a) < f(b):
             hi = b
         else:
             lo = a
     return (lo + hi) / 2
+
+
+def fit_k(data: list[Data], params: dict) -> float:
+    evals = [d.evals(params) for d in data]
+    return minimise(lambda k: sum(sum((r - 1 / (1 + 10 ** (-k * e / 400))) ** 2 for r, e in zip(d.results, ev))
+                                  / len(ev) for d, ev in zip(data, evals)) / len(data))
 
 
 def write_params(params: dict) -> None:
@@ -229,6 +273,118 @@ def tune(args) -> None:
     print(f"final error {best:.6f} (K {k:.3f}); eval.toml written", flush=True)
 
 
+class CellData:
+    """Labelled chess positions as the tables fit sees them: the evaluation without learned
+    corrections (Player 1's view: a fixed offset), the middlegame share of the phase, and per piece
+    its feature (piece letter, cell from its owner's view) with the owner's sign."""
+
+    def __init__(self, rows: list[dict]) -> None:
+        variant, rosters = model(Board("chess"))
+        self.geometry = variant.geometry
+        self.letters = [pt.letter for pt in variant.pieces]
+        self.ev = Evaluator(variant, rosters, learned=False)
+        native = native_search.evaluation(self.ev)
+        searcher = _native.Searcher(1)
+        geo = variant.geometry
+        self.size = geo.size * len(self.letters)  # features: piece type, then cell
+        self.offsets, self.mg_shares, self.features, self.results = [], [], [], []
+        for r in rows:
+            board = Board("chess", r["fen"])
+            pos = board.engine_position()
+            sign = 1 if board.turn == 0 else -1
+            self.offsets.append(sign * searcher.evaluate(board.native_position()[0], native)[0])
+            self.mg_shares.append(min(unpack(self.ev.packed(pos))[2], self.ev.phase_max) / self.ev.phase_max)
+            self.features.append([
+                ((type_of(pos.board[c]) - 1) * geo.size + learned_tables.own_cell(geo, c, side), 1 - 2 * side)
+                for side in (0, 1) for c in pos.occ[side]])
+            self.results.append(r["result"])
+
+    def value(self, i: int, w: list[float]) -> float:
+        """Player 1's evaluation of position `i` with the corrections `w` (per feature the
+        middlegame ones, then the endgame ones)."""
+        a, n = self.mg_shares[i], self.size
+        return self.offsets[i] + sum(s * (a * w[f] + (1 - a) * w[n + f]) for f, s in self.features[i])
+
+    def evals(self, w: list[float]) -> list[float]:
+        return [self.value(i, w) for i in range(len(self.results))]
+
+
+def expected(k: float, e: float) -> float:
+    return 1 / (1 + 10 ** (-k * e / 400))
+
+
+def cross_entropy(results: list[float], evals: list[float], k: float) -> float:
+    eps = 1e-9
+    return -sum(r * math.log(max(p, eps)) + (1 - r) * math.log(max(1 - p, eps))
+                for r, p in ((r, expected(k, e)) for r, e in zip(results, evals))) / len(results)
+
+
+def squared_error(results: list[float], evals: list[float], k: float) -> float:
+    return sum((r - expected(k, e)) ** 2 for r, e in zip(results, evals)) / len(results)
+
+
+def fit_tables(data: CellData, k: float, args) -> list[float]:
+    """Per-feature middlegame, then endgame corrections minimising the logistic loss against the
+    labels plus --l2 times their squares: Adam over shuffled mini-batches, --epochs passes."""
+    n = data.size
+    w = [0.0] * (2 * n)  # mg corrections, then eg
+    m, v = [0.0] * (2 * n), [0.0] * (2 * n)
+    b1, b2, step = 0.9, 0.999, 0
+    slope = k * math.log(10) / 400  # d(expected score)/d(eval) is slope * p * (1 - p)
+    order = list(range(len(data.results)))
+    rng = random.Random(args.seed)
+    for epoch in range(args.epochs):
+        rng.shuffle(order)
+        lr = args.lr * (1 - epoch / args.epochs)  # linear decay: the last passes settle
+        for start in range(0, len(order), args.batch):
+            batch = order[start:start + args.batch]
+            grad: dict[int, float] = {}
+            for i in batch:
+                a = data.mg_shares[i]
+                g = (expected(k, data.value(i, w)) - data.results[i]) * slope / len(batch)  # d(loss)/d(eval)
+                for f, s in data.features[i]:
+                    grad[f] = grad.get(f, 0.0) + g * s * a
+                    grad[n + f] = grad.get(n + f, 0.0) + g * s * (1 - a)
+            step += 1
+            for j, gj in grad.items():  # lazily: untouched features keep their moments this step
+                gj += 2 * args.l2 * w[j] * len(batch) / len(order)
+                m[j] = b1 * m[j] + (1 - b1) * gj
+                v[j] = b2 * v[j] + (1 - b2) * gj * gj
+                w[j] -= lr * (m[j] / (1 - b1 ** step)) / (math.sqrt(v[j] / (1 - b2 ** step)) + 1e-12)
+        print(f"epoch {epoch + 1}/{args.epochs}", file=sys.stderr, flush=True)
+    return w
+
+
+def tables(args) -> None:
+    """Fits the chess tables' learned corrections (learned_tables.py) to labelled positions; the
+    last tenth of the file (whole games, unseen by the fit) measures the error before and after."""
+    with open(args.positions) as f:
+        rows = [r for r in map(json.loads, f) if r["variant"] == "chess"]
+    cut = len(rows) - len(rows) // 10
+    t0 = time.monotonic()
+    train, held = CellData(rows[:cut]), CellData(rows[cut:])
+    print(f"{len(train.results)} positions to fit, {len(held.results)} held out "
+          f"({time.monotonic() - t0:.0f}s to read)", flush=True)
+    k = minimise(lambda k: cross_entropy(train.results, train.offsets, k))
+    before = held.evals([0.0] * 2 * train.size)
+    print(f"K = {k:.3f}; held out before: cross entropy {cross_entropy(held.results, before, k):.5f}, "
+          f"squared error {squared_error(held.results, before, k):.6f}", flush=True)
+    w = [round(x) for x in fit_tables(train, k, args)]
+    after = held.evals(w)
+    figures = (f"held out after: cross entropy {cross_entropy(held.results, after, k):.5f}, "
+               f"squared error {squared_error(held.results, after, k):.6f}")
+    print(figures, f"({time.monotonic() - t0:.0f}s)", flush=True)
+    n, eg = train.geometry.size, train.size  # a piece's cells; where the endgame corrections start
+    corrections = {letter: (w[i * n:(i + 1) * n], w[eg + i * n:eg + (i + 1) * n])
+                   for i, letter in enumerate(train.letters)}
+    header = (f"Learned corrections of chess's evaluation tables (docs/engine.md), centipawns, Player 1's view.\n"
+              f"bench/tune_eval.py tables: {len(train.results)} positions, K {k:.3f}, L2 {args.l2:g}, "
+              f"{args.epochs} epochs; {figures}")
+    Path(args.out).parent.mkdir(exist_ok=True)
+    Path(args.out).write_text(learned_tables.dumps(corrections, train.geometry, header))
+    print(f"{args.out} written", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -241,6 +397,15 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--max-plies", type=int, default=300)
     g.add_argument("--quiet-cp", type=int, default=30)
     g.add_argument("--seed", type=int, default=1)
+    sp = sub.add_parser("positions", help="chess positions from Stockfish playing itself")
+    sp.add_argument("--out", required=True)
+    sp.add_argument("--games", type=int, default=2000)
+    sp.add_argument("--nodes", type=int, default=2000, help="Stockfish's nodes per move")
+    sp.add_argument("--opening-plies", type=int, default=8)
+    sp.add_argument("--max-plies", type=int, default=300)
+    sp.add_argument("--quiet-cp", type=int, default=30)
+    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--stockfish", default="/usr/games/stockfish")
     lb = sub.add_parser("label", help="chess positions labelled by Stockfish's evaluation")
     lb.add_argument("--positions", required=True)
     lb.add_argument("--out", required=True)
@@ -252,8 +417,17 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--limit", type=int, default=40_000, help="positions per variant")
     t.add_argument("--rounds", type=int, default=30)
     t.add_argument("--seed", type=int, default=1)
+    tb = sub.add_parser("tables", help="fit chess's learned table corrections; writes the table file")
+    tb.add_argument("--positions", required=True, help="labelled (`label`) chess positions")
+    tb.add_argument("--out", default=str(learned_tables.path_for("chess")))
+    tb.add_argument("--l2", type=float, default=1e-6, help="weight of the corrections' squares (per cp^2)")
+    tb.add_argument("--epochs", type=int, default=12)
+    tb.add_argument("--batch", type=int, default=256)
+    tb.add_argument("--lr", type=float, default=2.0, help="Adam's step, centipawns")
+    tb.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    {"games": play_games, "label": label, "tune": tune}[args.cmd](args)
+    commands = {"games": play_games, "positions": stockfish_positions, "label": label, "tune": tune, "tables": tables}
+    commands[args.cmd](args)
     return 0
 
 

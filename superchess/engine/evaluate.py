@@ -8,7 +8,9 @@ incrementally (a move changes a few cells; see `Evaluator.delta`):
   minus its average (a centralised Knight or Prince is worth more than one on the rim);
 - pawn advancement toward promotion, growing with the rank and weighted toward the endgame by the
   gain a promotion would bring (plus a small middlegame bonus for advancing central pawns);
-- the King: stay home in the middlegame, centralise in the endgame.
+- the King: stay home in the middlegame, centralise in the endgame;
+- for a variant with a learned table file (learned_tables.py) and the standard rosters, its
+  per-(piece, cell) middlegame and endgame corrections.
 Each entry packs a middlegame score, an endgame score and a phase weight in one integer (PACK);
 the phase (non-pawn material left) blends the two.
 
@@ -30,6 +32,7 @@ from ..rules.core.encoding import MAX_CODE, code_of
 from ..rules.core.program import Roster
 from ..rules.core.tables import INT, list_bytes, tables_for
 from ..rules.core.variant import Variant, load_variant
+from . import learned_tables
 from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
 
@@ -63,10 +66,11 @@ def unpack(x: int) -> tuple[int, int, int]:
 
 class Evaluator:
     """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`), built with
-    `params` (eval.toml's by default)."""
+    `params` (eval.toml's by default) and the variant's learned corrections unless `learned` is
+    False (what they are fitted against)."""
 
     def __init__(self, variant_name: str | Variant, rosters: tuple[Roster, Roster],
-                 params: dict[str, dict[str, float]] | None = None) -> None:
+                 params: dict[str, dict[str, float]] | None = None, learned: bool = True) -> None:
         variant = load_variant(variant_name) if isinstance(variant_name, str) else variant_name
         self.variant = variant
         self.params = params or default_params()
@@ -91,6 +95,7 @@ class Evaluator:
         else:  # a diagram variant (Vanguard): from its XBetza patterns
             values, profile = diagram_material(variant)
         top = max(max(v.values()) for v in values)
+        corrections = learned_tables.load(variant) if learned and not any(rosters) else None
         for side in (0, 1):
             sign = 1 if side == 0 else -1
             promo_best = max((values[side][c] for c in variant.promotion_choices), default=0)
@@ -125,6 +130,10 @@ class Evaluator:
                             mg += int(p["pawn_centre_mg"] * max(0.0, 2 * central - 1) * min(own_rank - 1, 2))
                             eg += int(p["pawn_eg_share"] * max(0, promo_best - v) * frac * frac
                                       + p["pawn_eg_linear"] * frac)
+                    if corrections and pt.letter in corrections:
+                        own = learned_tables.own_cell(geo, cell, side)
+                        mg += corrections[pt.letter][0][own]
+                        eg += corrections[pt.letter][1][own]
                     row[cell] = sign * mg + (sign * eg << SHIFT) + (ph << (2 * SHIFT))
         # phase: the non-pawn material of the variant's start position
         start = variant.start_fen.split()[0]
