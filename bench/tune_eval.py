@@ -31,9 +31,12 @@ Stockfish with one thread for a depth).
     .venv/bin/python bench/tune_eval.py games --out /tmp/positions.jsonl --games 200
     .venv/bin/python bench/tune_eval.py label --positions /tmp/positions.jsonl --out /tmp/labelled.jsonl
     .venv/bin/python bench/tune_eval.py tune --positions /tmp/labelled.jsonl
-    .venv/bin/python bench/tune_eval.py positions --out /tmp/sf.jsonl --games 1200
-    .venv/bin/python bench/tune_eval.py label --positions /tmp/sf.jsonl --out /tmp/sf_labelled.jsonl
-    .venv/bin/python bench/tune_eval.py tables --positions /tmp/sf_labelled.jsonl
+    for s in 1 2 3 4 5 6 7 8 9 10; do   # batches of 150 games, side by side if cores allow
+      .venv/bin/python bench/tune_eval.py positions --out /tmp/pos$s.jsonl --seed $s
+      .venv/bin/python bench/tune_eval.py label --positions /tmp/pos$s.jsonl --out /tmp/lab$s.jsonl
+    done
+    cat /tmp/lab{1..10}.jsonl > /tmp/labelled.jsonl
+    .venv/bin/python bench/tune_eval.py tables --positions /tmp/labelled.jsonl
 """
 from __future__ import annotations
 
@@ -399,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--seed", type=int, default=1)
     sp = sub.add_parser("positions", help="chess positions from Stockfish playing itself")
     sp.add_argument("--out", required=True)
-    sp.add_argument("--games", type=int, default=2000)
+    sp.add_argument("--games", type=int, default=150)
     sp.add_argument("--nodes", type=int, default=2000, help="Stockfish's nodes per move")
     sp.add_argument("--opening-plies", type=int, default=8)
     sp.add_argument("--max-plies", type=int, default=300)
@@ -420,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     tb = sub.add_parser("tables", help="fit chess's learned table corrections; writes the table file")
     tb.add_argument("--positions", required=True, help="labelled (`label`) chess positions")
     tb.add_argument("--out", default=str(learned_tables.path_for("chess")))
-    tb.add_argument("--l2", type=float, default=1e-6, help="weight of the corrections' squares (per cp^2)")
+    tb.add_argument("--l2", type=float, default=3e-6, help="weight of the corrections' squares (per cp^2)")
     tb.add_argument("--epochs", type=int, default=12)
     tb.add_argument("--batch", type=int, default=256)
     tb.add_argument("--lr", type=float, default=2.0, help="Adam's step, centipawns")
