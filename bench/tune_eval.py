@@ -22,7 +22,7 @@ Orthodox chess's learned tables (superchess/engine/learned_tables.py) come from 
 kept as `games` keeps them), `label`, and `tables`: per piece and cell, a middlegame and an endgame
 correction fitted by logistic loss against the labels (the rest of the evaluation, without learned
 corrections, a fixed offset per position; K fitted first; L2 toward zero), written as the table
-file. It prints the error on the last tenth of the file (whole games the fit never saw) before
+file. It prints the error on the last tenth of the file (later games than the fitted ones) before
 and after.
 
 Reproducible: the openings and the engine are deterministic for a seed and node count (and
@@ -360,7 +360,7 @@ def fit_tables(data: CellData, k: float, args) -> list[float]:
 
 def tables(args) -> None:
     """Fits the chess tables' learned corrections (learned_tables.py) to labelled positions; the
-    last tenth of the file (whole games, unseen by the fit) measures the error before and after."""
+    last tenth of the file (later games, unseen by the fit) measures the error before and after."""
     with open(args.positions) as f:
         rows = [r for r in map(json.loads, f) if r["variant"] == "chess"]
     cut = len(rows) - len(rows) // 10

@@ -95,7 +95,9 @@ class Evaluator:
         else:  # a diagram variant (Vanguard): from its XBetza patterns
             values, profile = diagram_material(variant)
         top = max(max(v.values()) for v in values)
-        corrections = learned_tables.load(variant) if learned and not any(rosters) else None
+        # learned corrections fit one built-in variant's pieces: not reprogrammed rosters, not a diagram variant
+        standard = not any(rosters) and variant.piece_compiler is None
+        corrections = learned_tables.load(variant) if learned and standard else None
         for side in (0, 1):
             sign = 1 if side == 0 else -1
             promo_best = max((values[side][c] for c in variant.promotion_choices), default=0)
