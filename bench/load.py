@@ -16,8 +16,9 @@ What it measures, for each N (number of concurrent games):
    socket, the latency send -> opponent's receipt is recorded: the receipt time is when the
    message's last frame was read from the socket, not when this one client process (which plays
    all 2N sides in turn) got round to handling it. The second, "handled" p99 includes that wait
-   of the client's own queue, which a real player's browser does not have. A game plays up to M
-   plies or until it ends.
+   of the client's own queue, which a real player's browser does not have (with `--client native`
+   the two are the same figure: that client notes a message when it has read it whole). A game
+   plays up to M plies or until it ends.
    This is a closed loop with no think time (`--think` adds some): every game always has exactly
    one move in flight, so at saturation the latency is roughly N / throughput (Little's law).
 4. Correctness: at the end each game's record (`GET /api/games/{id}/record`) is compared with the
@@ -27,7 +28,7 @@ What it measures, for each N (number of concurrent games):
    plies in time makes the run FAIL.
 
 Reported per N: total moves, wall time of the play phase, moves per second, latency p50/p90/p99/max
-(ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process, by this
+(ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process, by the
 client process and by every other process on the machine (each as % of one core). The client
 runs on the same machine: its JSON parsing competes with the server
 for the cores, and so does anything else running (a test suite, a browser): when "oth CPU" is
@@ -36,7 +37,13 @@ high, the latencies measure the machine's contention rather than the server.
 Games are accepted during set-up, so their first move must come within the server's first-move
 window (60 s, super16 R18) of set-up time: thousands of games would need a faster set-up.
 
-All clients run in one asyncio process (uvloop when installed). Run from the project root:
+All clients run in one asyncio process (uvloop when installed), this one by default. Real
+players' browsers are on other machines, so that client's CPU (a large share of the server's per
+move) is an artifact of measuring on one machine: `--client native` plays the same games (the
+same rules, its own seeded move choices) from bench/load_client, a compiled client on one thread
+of a child process, built with cargo on first use; set-up and checks stay here, and "cli CPU" is
+then that child's (this process's own small share during play counts as "other"). Run from the
+project root:
 
     .venv/bin/python bench/load.py                     # N = 50, 200, 500 (a few minutes)
     .venv/bin/python bench/load.py --games 50,200 --plies 40
@@ -44,6 +51,7 @@ All clients run in one asyncio process (uvloop when installed). Run from the pro
     .venv/bin/python bench/load.py --variant chess     # 8x8 orthodox chess instead of super16
     .venv/bin/python bench/load.py --think 500         # ~0.5 s mean think time per move
     .venv/bin/python bench/load.py --no-compression    # clients do not offer permessage-deflate
+    .venv/bin/python bench/load.py --client native     # the compiled client (cargo builds it if needed)
     .venv/bin/python bench/load.py --http-load 4       # plus 4 loops of lobby HTTP traffic during play
     .venv/bin/python bench/load.py --dump /tmp/lat-{n}.csv   # every latency sample, for plotting
     .venv/bin/python bench/load.py --profile DIR       # sample the server with py-spy (if installed)
@@ -78,6 +86,7 @@ from websockets.frames import DATA_OPCODES, Frame
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
+LOAD_CLIENT = ROOT / "bench" / "load_client"
 TIME_CONTROL = "classical-30+30"
 HOST = "127.0.0.1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -125,12 +134,7 @@ class Server:
                 await asyncio.sleep(0.1)
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time the server process has used so far (Linux /proc)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / CLK_TCK
-        except (OSError, IndexError, ValueError):
-            return float("nan")
+        return process_cpu_seconds(self.proc.pid)
 
     def start_profile(self, py_spy: str, out: Path) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -284,12 +288,14 @@ class Side:
 
 
 class GameRun:
-    def __init__(self, index: int, seed: int, plies: int, think: float, run: Run) -> None:
+    """One game: what either client fills in during play (the moves sent, observed, the latencies,
+    the errors) and the Python client's own bookkeeping."""
+
+    def __init__(self, index: int, seed: int, plies: int, think: float) -> None:
         self.index = index
         self.rng = random.Random(f"{seed}-{index}")
         self.plies = plies
         self.think = think
-        self.run = run
         self.id = ""
         self.creator_side = index % 2
         self.sides: list[Side] = []
@@ -302,14 +308,15 @@ class GameRun:
         self.started = False
         self.tasks: list[asyncio.Task] = []
         self.finished = asyncio.Event()
+        self.finished_at = 0.0
 
     def error(self, text: str) -> None:
         self.errors.append(text)
 
     def side_done(self) -> None:
         if all(s.done for s in self.sides) and not self.finished.is_set():
+            self.finished_at = time.perf_counter()
             self.finished.set()
-            self.run.game_done()
 
     async def create(self, creator: httpx.AsyncClient, opponent: httpx.AsyncClient, variant: str) -> None:
         r = await creator.post("/api/matches", json={"variant": variant, "time_control": TIME_CONTROL,
@@ -334,20 +341,115 @@ class GameRun:
                 await s.maybe_move(s.latest)
 
 
-class Run:
-    """All the games of one N against one server."""
+class PythonClient:
+    """The reference client: every side a websocket of this asyncio process."""
 
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.remaining = n
-        self.all_done = asyncio.Event()
-        self.t_end = 0.0
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.compression = None if args.no_compression else "deflate"
+        self.connect_concurrency, self.timeout = args.connect_concurrency, args.timeout
+        self.games: list[GameRun] = []
 
-    def game_done(self) -> None:
-        self.remaining -= 1
-        if self.remaining == 0:
-            self.t_end = time.perf_counter()
-            self.all_done.set()
+    async def connect(self, games: list[GameRun], urls: list[str]) -> None:
+        """Opens both sides of every game (urls[i] is game i's websocket) and waits for their initial states."""
+        self.games = games
+        sem = asyncio.Semaphore(self.connect_concurrency)
+
+        async def open_side(s: Side, url: str) -> None:
+            async with sem:
+                s.game.tasks.append(asyncio.create_task(s.run(url, self.compression)))
+                await s.connected.wait()
+
+        await asyncio.gather(*(open_side(s, url) for g, url in zip(games, urls) for s in g.sides))
+
+    def cpu_seconds(self) -> float:
+        return cpu_self()
+
+    async def play(self) -> tuple[float, float, bool]:
+        """Plays every game to its end or for --timeout seconds: (start time, wall seconds, timed out)."""
+        t_start = time.perf_counter()
+        await asyncio.gather(*(g.go() for g in self.games))
+        try:
+            await asyncio.wait_for(asyncio.gather(*(g.finished.wait() for g in self.games)), self.timeout)
+        except TimeoutError:
+            return t_start, time.perf_counter() - t_start, True
+        return t_start, max((g.finished_at for g in self.games), default=t_start) - t_start, False
+
+    async def close(self) -> None:
+        await asyncio.gather(*(s.ws.close() for g in self.games for s in g.sides if s.ws is not None),
+                             return_exceptions=True)
+        await asyncio.gather(*(t for g in self.games for t in g.tasks), return_exceptions=True)
+
+
+class NativeClient:
+    """The compiled client (bench/load_client, a child process on one thread): the same play as
+    the Python client at a fraction of its CPU, its results copied into the same GameRun and Side
+    fields. It reads a message only once it is complete, so "handled" equals the receipt."""
+
+    def __init__(self, exe: Path, args: argparse.Namespace) -> None:
+        self.exe = exe
+        self.seed, self.think_ms = args.seed, args.think
+        self.connect_concurrency, self.timeout = args.connect_concurrency, args.timeout
+        self.games: list[GameRun] = []
+        self.proc: asyncio.subprocess.Process | None = None
+
+    @staticmethod
+    def build() -> Path:
+        """Builds the client if needed (cargo, release; its output shown only on failure)."""
+        r = subprocess.run(["cargo", "build", "--release", "--manifest-path", str(LOAD_CLIENT / "Cargo.toml")],
+                           check=False, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"building bench/load_client failed:\n{r.stdout}{r.stderr}")
+        return LOAD_CLIENT / "target" / "release" / "load-client"
+
+    async def connect(self, games: list[GameRun], urls: list[str]) -> None:
+        self.games = games
+        self.proc = await asyncio.create_subprocess_exec(
+            self.exe, stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2 ** 28)
+        plan = {"think_ms": self.think_ms, "connect_concurrency": self.connect_concurrency, "timeout_s": self.timeout,
+                "games": [{"index": g.index, "seed": self.seed, "plies": g.plies,
+                           "sides": [{"url": url, "cookie": s.cookie} for s in g.sides]}
+                          for g, url in zip(games, urls)]}
+        await self.tell(json.dumps(plan))
+        await self.answer()  # {"ready": true, "failed": K}: the K failures are in the games' errors
+
+    def cpu_seconds(self) -> float:
+        return process_cpu_seconds(self.proc.pid) if self.proc else float("nan")
+
+    async def play(self) -> tuple[float, float, bool]:
+        t_start = time.perf_counter()
+        await self.tell("go")
+        report = await asyncio.wait_for(self.answer(), self.timeout + 60)  # it keeps the time itself
+        for g, r in zip(self.games, report["games"], strict=True):
+            g.sent = {ply: (mv, math.inf if at is None else t_start + at)
+                      for ply, (mv, at) in enumerate(zip(r["sent"], r["sent_at"])) if mv is not None}
+            g.latencies = g.handled = r["latencies"]
+            g.samples = [(ply, t_start + at, latency) for ply, at, latency in r["samples"]]
+            g.errors += r["errors"]
+            g.version_faults = r["version_faults"]
+            for s, rs in zip(g.sides, r["sides"], strict=True):
+                s.observed, s.latest = rs["observed"], rs["latest"]
+        return t_start, report["wall"], report["timed_out"]
+
+    async def tell(self, line: str) -> None:
+        self.proc.stdin.write(line.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def answer(self) -> dict:
+        line = await self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"bench/load_client exited ({await self.proc.wait()})")
+        return json.loads(line)
+
+    async def close(self) -> None:
+        """Ends its stdin: the client closes its websockets and exits."""
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
 
 
 class Lobby:
@@ -422,6 +524,15 @@ def cpu_machine() -> float:
         return float("nan")
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time process `pid` has used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def cpu_self() -> float:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
@@ -452,10 +563,10 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
     db = fresh_database(args.db, f"superchess_load_{os.getpid()}_{n}") if args.db else None
     servers = [Server(args.python, db) for _ in range(args.processes)]
     server = servers[0]
+    player = NativeClient(args.native_exe, args) if args.native_exe else PythonClient(args)
     try:
         await asyncio.gather(*(s.wait_ready(60) for s in servers))
-        run = Run(n)
-        games = [GameRun(i, args.seed, args.plies, args.think / 1000, run) for i in range(n)]
+        games = [GameRun(i, args.seed, args.plies, args.think / 1000) for i in range(n)]
         # set-up: create and accept over HTTP (a shared connection pool, one cookie jar per player)
         t0 = time.perf_counter()
         transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=args.http_concurrency))
@@ -469,41 +580,24 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             raise RuntimeError("set-up failed:\n" + "\n".join(setup_errors[:10]))
         t_created = time.perf_counter()
         # connect both sides of every game and wait for their initial states
-        compression = None if args.no_compression else "deflate"
-        sem = asyncio.Semaphore(args.connect_concurrency)
-
-        async def open_side(s: Side, url: str) -> None:
-            async with sem:
-                s.game.tasks.append(asyncio.create_task(s.run(url, compression)))
-                await s.connected.wait()
-
-        await asyncio.gather(*(open_side(s, f"ws://{HOST}:{servers[g.index % len(servers)].port}/ws/games/{g.id}")
-                               for g in games for s in g.sides))
+        await player.connect(games, [f"ws://{HOST}:{servers[g.index % len(servers)].port}/ws/games/{g.id}"
+                                     for g in games])
         t_connected = time.perf_counter()
         # play
         if args.profile:
             server.start_profile(args.py_spy, Path(args.profile) / f"server-{args.variant}-{n}.txt")
-        cpu_client0, cpu_server0, cpu_machine0 = cpu_self(), sum(s.cpu_seconds() for s in servers), cpu_machine()
+        cpu_client0, cpu_server0 = player.cpu_seconds(), sum(s.cpu_seconds() for s in servers)
+        cpu_machine0 = cpu_machine()
         lobby = Lobby(server.base, transport, args.variant) if args.http_load else None
         lobby_tasks = [asyncio.create_task(lobby.loop()) for _ in range(args.http_load)] if lobby else []
-        t_start = time.perf_counter()
-        await asyncio.gather(*(g.go() for g in games))
-        timed_out = False
-        try:
-            await asyncio.wait_for(run.all_done.wait(), args.timeout)
-        except TimeoutError:
-            timed_out = True
-            run.t_end = time.perf_counter()
-        wall = run.t_end - t_start
-        cpu_client, cpu_server = cpu_self() - cpu_client0, sum(s.cpu_seconds() for s in servers) - cpu_server0
+        t_start, wall, timed_out = await player.play()
+        cpu_client = player.cpu_seconds() - cpu_client0
+        cpu_server = sum(s.cpu_seconds() for s in servers) - cpu_server0
         cpu_other = max(0.0, cpu_machine() - cpu_machine0 - cpu_client - cpu_server)  # other processes
         server.stop_profile()
         if lobby:
             lobby.stop = True
             await asyncio.gather(*lobby_tasks, return_exceptions=True)
-        await asyncio.gather(*(s.ws.close() for g in games for s in g.sides if s.ws is not None),
-                             return_exceptions=True)
-        await asyncio.gather(*(t for g in games for t in g.tasks), return_exceptions=True)
         # correctness: the records against what was sent and observed
         records = await gather_limited(args.http_concurrency, (
             clients[2 * g.index].get(f"/api/games/{g.id}/record?notation=coordinates") for g in games))
@@ -564,6 +658,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             "lobby": lobby.summary() if lobby else None,
         }
     finally:
+        await player.close()
         for s in servers:
             s.stop()
         if db:
@@ -622,7 +717,11 @@ def main() -> int:
     ap.add_argument("--http-load", type=int, default=0, metavar="K",
                     help="K loops of background HTTP traffic during play (new guests creating and accepting "
                          "matches, listing games); default 0")
-    ap.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the websockets")
+    ap.add_argument("--client", choices=("python", "native"), default="python",
+                    help="who plays: this process (python, the reference) or bench/load_client (native, "
+                         "compiled: a fraction of the CPU per move)")
+    ap.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the websockets "
+                    "(the native client never offers it)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds allowed for the play phase of one N")
     ap.add_argument("--http-concurrency", type=int, default=16, help="HTTP requests in flight during set-up")
     ap.add_argument("--connect-concurrency", type=int, default=64, help="websocket handshakes in flight")
@@ -644,6 +743,11 @@ def main() -> int:
         ap.error("--processes above 1 needs --db (a PostgreSQL server the processes share)")
     if args.profile and not args.py_spy:
         ap.error("--profile needs py-spy (pip install py-spy, or give --py-spy PATH)")
+    try:
+        args.native_exe = NativeClient.build() if args.client == "native" else None
+    except (OSError, RuntimeError) as e:
+        print(f"--client native: {e}", file=sys.stderr)
+        return 1
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # two sockets per game here, and in the server
     want = min(hard, max(soft, 4 * max(ns) + 256)) if hard != resource.RLIM_INFINITY else 4 * max(ns) + 256
     if want > soft:
@@ -655,10 +759,12 @@ def main() -> int:
     except ImportError:
         uvloop = None
         loop_name = "asyncio"
+    deflate = not args.no_compression and not args.native_exe
+    client = "native (bench/load_client, one thread)" if args.native_exe else f"python, loop {loop_name}"
     print(f"superchess load benchmark: variant {args.variant}, {TIME_CONTROL}, up to {args.plies} plies per game, "
           f"think {args.think:g} ms, websocket compression offered by clients: "
-          f"{'none' if args.no_compression else 'deflate (the server declines it)'}, "
-          f"seed {args.seed}; client loop {loop_name}; {os.cpu_count()} CPUs")
+          f"{'deflate (the server declines it)' if deflate else 'none'}, "
+          f"seed {args.seed}; client {client}; {os.cpu_count()} CPUs")
     sys.stdout.flush()
 
     async def all_runs() -> list[dict]:
