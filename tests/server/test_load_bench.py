@@ -1,9 +1,10 @@
 """bench/load.py's correctness check at a tiny size, so the benchmark keeps measuring what it says:
 real server processes play concurrent games over websockets and every stored record must equal the
-moves sent and seen (no move lost, doubled or reordered), on SQLite and on two processes over
-PostgreSQL."""
+moves sent and seen (no move lost, doubled or reordered), on SQLite (with either client) and on two
+processes over PostgreSQL."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,11 @@ def _assert_passed(run: subprocess.CompletedProcess) -> None:
 
 def test_the_load_benchmark_passes_on_sqlite():
     _assert_passed(_load())
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="the compiled client needs cargo")
+def test_the_load_benchmark_passes_with_its_compiled_client():
+    _assert_passed(_load("--client", "native"))
 
 
 @pytest.mark.postgresql
