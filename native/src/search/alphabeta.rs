@@ -35,6 +35,8 @@ pub const INF: i32 = MATE + 1;
 const CHECK_EVERY: u64 = 1024;
 const NO_EVAL: i32 = -INF;
 const HISTORY_MAX: i32 = 16_384;
+/// A quiet move's ordering score (main history and two continuation entries) stays within this
+const QUIET_MAX: i32 = 3 * HISTORY_MAX;
 
 /// Ordering classes, above any history score.
 const SCORE_HASH: i32 = 1 << 30;
@@ -51,6 +53,11 @@ pub struct Limits {
     pub infinite: bool,
 }
 
+/// Continuation-history entries at most (i16 each: 2 MB). A board whose (piece, cell) pairs
+/// squared fit is indexed exactly (orthodox chess: 768² entries), a larger one by a hash of the
+/// pair of pairs (rare collisions only blur two moves' statistics).
+const CONT_BITS: u32 = 20;
+
 /// Move-ordering memory kept between the searches of one searcher.
 pub struct Heuristics {
     n: usize,
@@ -58,23 +65,33 @@ pub struct Heuristics {
     history: Vec<i32>,
     /// the reply that refuted [piece code * n + destination] of the previous move
     counter: Vec<Move>,
+    /// piece kinds per side in the dense (piece, cell) key: the variant's types + 1
+    kinds: usize,
+    /// continuation history: how well (piece, destination) did after the (piece, destination)
+    /// one or two plies before (the same table for both distances); see `cont_index`
+    cont: Vec<i16>,
 }
 
 impl Heuristics {
-    pub fn new(n: usize) -> Heuristics {
+    pub fn new(n: usize, types: usize) -> Heuristics {
+        let kinds = types + 1;
+        let keys = 2 * kinds * n;
+        let len = (keys * keys).min(1 << CONT_BITS);
         Heuristics {
             n,
             history: vec![0; MAX_CODE * n],
             counter: vec![0; MAX_CODE * n],
+            kinds,
+            cont: vec![0; len],
         }
     }
 
     pub fn bytes(&self) -> usize {
-        self.history.len() * 4 + self.counter.len() * 8
+        self.history.len() * 4 + self.counter.len() * 8 + self.cont.len() * 2
     }
 
-    pub fn fits(&self, n: usize) -> bool {
-        self.n == n
+    pub fn fits(&self, n: usize, types: usize) -> bool {
+        self.n == n && self.kinds == types + 1
     }
 
     /// A new search: older experience counts less.
@@ -82,16 +99,49 @@ impl Heuristics {
         for h in &mut self.history {
             *h /= 2;
         }
+        for h in &mut self.cont {
+            *h /= 2;
+        }
     }
 
     pub fn clear(&mut self) {
         self.history.fill(0);
         self.counter.fill(0);
+        self.cont.fill(0);
     }
 
     #[inline]
     fn bump(h: &mut i32, bonus: i32) {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The dense key of a piece code on a cell: (side, type, cell).
+    #[inline]
+    fn key(&self, code: u8, cell: usize) -> usize {
+        let c = code as usize;
+        let kind = (c & ((1 << SIDE_SHIFT) - 1)).min(self.kinds - 1);
+        ((c >> SIDE_SHIFT & 1) * self.kinds + kind) * self.n + cell
+    }
+
+    /// The continuation entry of key `cur` after key `prev`.
+    #[inline]
+    fn cont_index(&self, prev: usize, cur: usize) -> usize {
+        let keys = 2 * self.kinds * self.n;
+        let i = prev * keys + cur;
+        if keys * keys <= self.cont.len() {
+            i
+        } else {
+            ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CONT_BITS)) as usize
+        }
+    }
+
+    /// The same gravity update as the main history, on a continuation entry.
+    #[inline]
+    fn bump_cont(&mut self, prev: usize, cur: usize, bonus: i32) {
+        let i = self.cont_index(prev, cur);
+        let mut h = self.cont[i] as i32;
+        Self::bump(&mut h, bonus);
+        self.cont[i] = h as i16;
     }
 }
 
@@ -515,6 +565,7 @@ impl<'a> Search<'a> {
         } else {
             0
         };
+        let prev = self.prev_keys(ply);
         for &m in moves {
             let s = if m == tt_move {
                 SCORE_HASH
@@ -534,22 +585,50 @@ impl<'a> Search<'a> {
             } else if m == counter {
                 SCORE_KILLER
             } else {
-                let code = self.pos.board[from_of(m)] as usize;
-                self.h.history[code * self.h.n + to_of(m)]
+                self.quiet_score(m, &prev)
             };
             scores.push(s);
         }
     }
 
+    /// The dense keys of the moves one and two plies before `ply` (None: none, or a null move).
+    fn prev_keys(&self, ply: usize) -> [Option<usize>; 2] {
+        let key = |p: usize| {
+            let (code, to) = self.moved[p];
+            (code != 0).then(|| self.h.key(code, to as usize))
+        };
+        [
+            if ply >= 1 { key(ply) } else { None },
+            if ply >= 2 { key(ply - 1) } else { None },
+        ]
+    }
+
+    /// A quiet move's history: its own (piece, destination) plus its continuation after the
+    /// moves one and two plies before; within ±QUIET_MAX.
+    fn quiet_score(&self, m: Move, prev: &[Option<usize>; 2]) -> i32 {
+        let code = self.pos.board[from_of(m)];
+        let to = to_of(m);
+        let h = &*self.h;
+        let cur = h.key(code, to);
+        let mut s = h.history[code as usize * h.n + to];
+        for p in prev.iter().flatten() {
+            s += h.cont[h.cont_index(*p, cur)] as i32;
+        }
+        s
+    }
+
+    /// A quiet move `m` refuted the node: its histories gain, the quiet moves tried before it lose
+    /// as much (gravity: an entry moves less the nearer it is to its bound).
     fn update_quiet(&mut self, m: Move, ply: usize, depth: i32) {
         let bonus = (depth * depth * 32).min(4000);
         let n = self.h.n;
-        for &q in &self.quiets[ply] {
-            let code = self.pos.board[from_of(q)] as usize;
-            Heuristics::bump(&mut self.h.history[code * n + to_of(q)], -bonus);
+        let prev = self.prev_keys(ply);
+        let quiets = std::mem::take(&mut self.quiets[ply]);
+        for &q in &quiets {
+            self.bump_quiet(q, &prev, -bonus);
         }
-        let code = self.pos.board[from_of(m)] as usize;
-        Heuristics::bump(&mut self.h.history[code * n + to_of(m)], bonus);
+        self.quiets[ply] = quiets;
+        self.bump_quiet(m, &prev, bonus);
         let k = &mut self.killers[ply];
         if k[0] != m {
             k[1] = k[0];
@@ -558,6 +637,18 @@ impl<'a> Search<'a> {
         let (pc, pto) = self.moved[ply];
         if pc != 0 {
             self.h.counter[pc as usize * n + pto as usize] = m;
+        }
+    }
+
+    /// Adds `bonus` to a quiet move's main and continuation histories.
+    fn bump_quiet(&mut self, m: Move, prev: &[Option<usize>; 2], bonus: i32) {
+        let code = self.pos.board[from_of(m)];
+        let to = to_of(m);
+        let n = self.h.n;
+        Heuristics::bump(&mut self.h.history[code as usize * n + to], bonus);
+        let cur = self.h.key(code, to);
+        for p in prev.iter().flatten() {
+            self.h.bump_cont(*p, cur, bonus);
         }
     }
 
@@ -769,8 +860,8 @@ impl<'a> Search<'a> {
                     if gives_check || in_check {
                         r -= 1;
                     }
-                    if quiet && order.abs() <= HISTORY_MAX {
-                        r -= order / 6000;
+                    if quiet && order.abs() <= QUIET_MAX {
+                        r -= order / 12_000; // less for a good history, more for a bad one
                     }
                     r = r.clamp(0, new_depth - 1);
                 }

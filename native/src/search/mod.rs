@@ -116,11 +116,11 @@ struct State {
 
 impl State {
     /// The table and the ordering memory (made afresh for a board of another size).
-    fn parts(&mut self, n: usize) -> (&mut Tt, &mut Heuristics) {
-        if !self.heuristics.as_ref().is_some_and(|h| h.fits(n)) {
+    fn parts(&mut self, n: usize, types: usize) -> (&mut Tt, &mut Heuristics) {
+        if !self.heuristics.as_ref().is_some_and(|h| h.fits(n, types)) {
             self.heuristics = None;
         }
-        let h = self.heuristics.get_or_insert_with(|| Heuristics::new(n));
+        let h = self.heuristics.get_or_insert_with(|| Heuristics::new(n, types));
         (&mut self.tt, h)
     }
 }
@@ -245,7 +245,7 @@ impl PySearcher {
         let mut callback_error: Option<PyErr> = None;
         let out = py.allow_threads(|| {
             let mut st = self.lock();
-            let (tt, h) = st.parts(pos.t.n);
+            let (tt, h) = st.parts(pos.t.n, pos.t.types);
             let mut search = Search::new(
                 pos, &ev, tt, h, &flag, limits, offset_ms, noise, seed, &history,
             );
@@ -304,7 +304,7 @@ impl PySearcher {
         let flag = AtomicBool::new(false);
         py.allow_threads(|| {
             let mut st = self.lock();
-            let (tt, h) = st.parts(pos.t.n);
+            let (tt, h) = st.parts(pos.t.n, pos.t.types);
             let limits = Limits {
                 depth: 1,
                 nodes: 0,
