@@ -25,7 +25,7 @@ use crate::tables::{has, Codes};
 
 use super::eval::{Acc, EvalTables};
 use super::see::{see, SeeScratch};
-use super::tt::{Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{Entry, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 
 pub const MATE: i32 = 32_000;
 pub const MAX_PLY: usize = 120;
@@ -234,6 +234,18 @@ impl CheckSquares {
     }
 }
 
+/// The least depth at which the hash move is tested for a singular extension.
+const SINGULAR_DEPTH: i32 = 7;
+
+/// What the singular-extension test found for the hash move.
+enum Singular {
+    /// the only move that holds: one ply deeper
+    Extend,
+    /// other moves beat beta too: the node fails high with this score
+    Cut(i32),
+    No,
+}
+
 /// Late-move reductions by depth and move number.
 fn reduction(depth: i32, number: usize) -> i32 {
     let d = depth.clamp(1, 63) as f64;
@@ -279,6 +291,10 @@ pub struct Search<'a> {
     pv: Vec<Vec<Move>>,
     /// hashes of the positions before the current one (the game's, then the search path's)
     hist: Vec<u64>,
+    /// the move a singular-extension search at each ply leaves out (0: none)
+    excluded: Vec<Move>,
+    /// the iteration's depth (extensions stop beyond twice it)
+    root_depth: i32,
 }
 
 impl<'a> Search<'a> {
@@ -329,6 +345,8 @@ impl<'a> Search<'a> {
             checks: vec![CheckSquares::default(); plies],
             pv: vec![Vec::new(); plies],
             hist,
+            excluded: vec![0; plies],
+            root_depth: 0,
         }
     }
 
@@ -674,6 +692,49 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Singular extension of the hash move: when its stored score is a lower bound from nearly
+    /// this depth, a reduced search of the other moves against a margin below that score decides
+    /// whether the hash move is the only good one (extend it one ply) or several moves beat beta
+    /// (multi-cut: the node fails high at once).
+    fn singular(
+        &mut self,
+        entry: Option<Entry>,
+        tt_move: Move,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::No;
+        };
+        if depth < SINGULAR_DEPTH
+            || tt_move == 0
+            || self.excluded[ply] != 0
+            || e.depth < depth - 3
+            || e.bound() & BOUND_LOWER == 0
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let tt_score = Self::from_tt(e.score, ply);
+        if tt_score.abs() >= MATE_BOUND {
+            return Singular::No;
+        }
+        let s_beta = tt_score - 2 * depth;
+        self.excluded[ply] = tt_move;
+        let v = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+        self.excluded[ply] = 0;
+        if self.stopped {
+            Singular::No
+        } else if v < s_beta {
+            Singular::Extend
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else {
+            Singular::No
+        }
+    }
+
     fn negamax(
         &mut self,
         mut depth: i32,
@@ -709,9 +770,10 @@ impl<'a> Search<'a> {
         let hash = self.pos.hash;
         let entry = self.tt.probe(hash);
         let mut tt_move = 0;
+        let excluded = self.excluded[ply];
         if let Some(e) = entry {
             tt_move = e.mv;
-            if !pv_node && e.depth >= depth {
+            if !pv_node && e.depth >= depth && excluded == 0 {
                 let s = Self::from_tt(e.score, ply);
                 let b = e.bound();
                 if b == BOUND_EXACT
@@ -736,7 +798,7 @@ impl<'a> Search<'a> {
             && static_eval > self.evals[ply - 2];
         self.killers[ply + 2] = [0; 2];
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded == 0 {
             // razoring: hopeless at low depth unless a capture saves it
             if depth <= 3 && static_eval + 250 * depth <= alpha {
                 let v = self.qsearch(alpha, alpha + 1, ply);
@@ -780,6 +842,14 @@ impl<'a> Search<'a> {
         if depth >= 5 && tt_move == 0 {
             depth -= 1;
         }
+        let tt_extension = match self.singular(entry, tt_move, depth, beta, ply) {
+            Singular::Extend => 1,
+            Singular::Cut(v) => return v,
+            Singular::No => 0,
+        };
+        if self.stopped {
+            return 0;
+        }
 
         let mut moves = std::mem::take(&mut self.lists[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
@@ -811,6 +881,9 @@ impl<'a> Search<'a> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
+            if m == excluded {
+                continue;
+            }
             let order = scores[i];
             let quiet = self.gain(m).is_none();
             let losing = !quiet && order < 0;
@@ -840,7 +913,7 @@ impl<'a> Search<'a> {
             self.make(m, ply);
             searched += 1;
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + if m == tt_move { tt_extension } else { 0 };
             let mut v;
             if searched == 1 {
                 v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
@@ -906,6 +979,10 @@ impl<'a> Search<'a> {
         self.lists[ply] = moves;
         self.scores[ply] = scores;
         self.checks[ply] = checks;
+        if excluded != 0 {
+            // the position without its best move: nothing to store (alpha when no other move)
+            return if best == -INF { alpha } else { best };
+        }
         let bound = if best >= beta {
             BOUND_LOWER
         } else if alpha > orig_alpha {
@@ -1135,6 +1212,7 @@ impl<'a> Search<'a> {
         let max_depth = self.limits.depth.clamp(1, MAX_PLY as i32 - 1);
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.root_depth = depth;
             let mut iter_best = 0;
             let mut iter_pv = Vec::new();
             let score;
