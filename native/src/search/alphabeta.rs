@@ -234,6 +234,49 @@ impl CheckSquares {
     }
 }
 
+/// How much of the soft limit may pass before no new iteration starts, for a search whose best
+/// move changed `changes` times lately (each iteration halves the count, then adds its own change)
+/// and whose score fell by `drop` centipawns in the last iteration: 0.8 when the best move has
+/// held for four iterations or more, 1 + 0.8 x changes (at most 2.2) when it changed lately, times
+/// up to 1.5 for a falling score (150 cp or more); within 0.6 .. 2.2. The hard limit still stops
+/// a search at once.
+pub fn time_scale(changes: f64, drop: i32) -> f64 {
+    let instability = if changes < 0.1 {
+        0.8
+    } else {
+        1.0 + 0.8 * changes.min(1.5)
+    };
+    let falling = 1.0 + drop.clamp(0, 150) as f64 / 300.0;
+    (instability * falling).clamp(0.6, 2.2)
+}
+
+/// The share of the soft limit after which no new iteration starts (times `time_scale`): the
+/// next one would most likely not finish in time.
+const SOFT_SHARE: f64 = 0.55;
+
+/// The recent stability of the best move and score between iterations (see `time_scale`).
+#[derive(Default)]
+struct Stability {
+    changes: f64,
+    best: Move,
+    score: i32,
+}
+
+impl Stability {
+    /// Notes a finished iteration; returns the scale of the soft limit.
+    fn update(&mut self, best: Move, score: i32) -> f64 {
+        let (changed, drop) = if self.best == 0 {
+            (false, 0)
+        } else {
+            (best != self.best, self.score - score)
+        };
+        self.changes = self.changes / 2.0 + if changed { 1.0 } else { 0.0 };
+        self.best = best;
+        self.score = score;
+        time_scale(self.changes, drop)
+    }
+}
+
 /// The least depth at which the hash move is tested for a singular extension.
 const SINGULAR_DEPTH: i32 = 7;
 
@@ -1208,6 +1251,7 @@ impl<'a> Search<'a> {
             return out;
         }
         let mut prev: i32 = 0;
+        let mut stability = Stability::default();
         let mut scores = Vec::new();
         let max_depth = self.limits.depth.clamp(1, MAX_PLY as i32 - 1);
         for depth in 1..=max_depth {
@@ -1302,8 +1346,9 @@ impl<'a> Search<'a> {
             if score.abs() > MATE_BOUND && MATE - score.abs() <= depth && !l.infinite {
                 break;
             }
-            if l.soft_ms.is_some_and(|s| out.elapsed_ms >= s * 0.55) {
-                break; // the next iteration would most likely not finish in time
+            let scale = stability.update(out.best, score);
+            if l.soft_ms.is_some_and(|s| out.elapsed_ms >= s * SOFT_SHARE * scale) {
+                break;
             }
         }
         out.nodes = self.nodes;

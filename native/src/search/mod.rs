@@ -23,6 +23,7 @@ use crate::encoding::Move;
 use crate::PyPosition;
 
 use alphabeta::{Heuristics, Iteration, Limits, Search};
+pub use alphabeta::time_scale;
 pub use alphabeta::{MATE, MATE_BOUND};
 use eval::EvalTables;
 use tt::Tt;
@@ -197,7 +198,7 @@ impl PySearcher {
     /// (empty: every legal move; moves the position does not allow are kept, ranked last);
     /// `history`: hashes of positions before the position's own history (repetitions);
     /// limits: `depth`, `nodes` (0: none), `soft_ms` (no new iteration after about half of
-    /// it), `hard_ms` (stop), `infinite`; `offset_ms`: time already spent on this move;
+    /// it, scaled by the best move's stability: `time_scale`), `hard_ms` (stop), `infinite`; `offset_ms`: time already spent on this move;
     /// `margin`, `noise`, `seed`: the weaker levels' choice among near-best moves and
     /// evaluation noise; `stop`: a `StopFlag`; `info(depth, seldepth, score, nodes, ms, pv,
     /// hashfull)` after each finished iteration. Returns a dict: move, score, depth, seldepth,
@@ -317,4 +318,12 @@ impl PySearcher {
         })
         .map_err(|m| PyValueError::new_err(format!("move {m} is not legal there")))
     }
+}
+
+/// For tests and tools: the scale of the soft time limit for a search whose best move changed
+/// `changes` times lately (decayed by half per iteration) and whose score fell by `drop` cp in
+/// the last iteration (alphabeta.rs `time_scale`).
+#[pyfunction]
+pub fn soft_time_scale(changes: f64, drop: i32) -> f64 {
+    time_scale(changes, drop)
 }
