@@ -171,7 +171,7 @@ def test_the_table_is_bounded_by_hash():
         s = _native.Searcher(mb)
         pos, ev = native_evaluation(make_board("super16", None, None))
         s.search(pos, ev, depth=4)
-        ordering = 12 * 128 * 256 + native_search.CONTINUATION_BYTES  # super16's: a full continuation table
+        ordering = 12 * 128 * 256 + 2 * 170 * 6144  # super16's continuation history: 170 rows of 2 x 12 x 256 keys
         assert mb * 2 ** 20 - 64 <= s.nbytes() - ordering <= mb * 2 ** 20
         assert s.nbytes() <= mb * 2 ** 20 + native_search.MEMORY_CONSTANT_BYTES
 

@@ -42,6 +42,9 @@ const QUIET_MAX: i32 = 3 * HISTORY_MAX;
 const SCORE_HASH: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
+/// a quiet move not scored yet: its history is read only when the search reaches the quiet moves
+/// (most cut-offs come before them, and the continuation rows cost cache misses)
+const SCORE_QUIET_LATER: i32 = SCORE_KILLER - 1;
 /// losing captures: below every quiet move
 const SCORE_BAD_CAPTURE: i32 = -(1 << 28);
 
@@ -53,9 +56,10 @@ pub struct Limits {
     pub infinite: bool,
 }
 
-/// Continuation-history entries at most (i16 each: 2 MB). A board whose (piece, cell) pairs
-/// squared fit is indexed exactly (orthodox chess: 768² entries), a larger one by a hash of the
-/// pair of pairs (rare collisions only blur two moves' statistics).
+/// Continuation-history entries at most (i16 each: 2 MB): a row per earlier (piece, cell) key,
+/// an entry in it per current key. When a row for every earlier key does not fit (orthodox chess:
+/// 768 rows of 768 fit), earlier keys share the rows by a hash (super16: 170 rows of 6,144, so
+/// the shared rows blur their statistics). A node reads one or two rows: they stay in cache.
 const CONT_BITS: u32 = 20;
 
 /// Move-ordering memory kept between the searches of one searcher.
@@ -68,21 +72,27 @@ pub struct Heuristics {
     /// piece kinds per side in the dense (piece, cell) key: the variant's types + 1
     kinds: usize,
     /// continuation history: how well (piece, destination) did after the (piece, destination)
-    /// one or two plies before (the same table for both distances); see `cont_index`
+    /// one or two plies before (the same table for both distances); see `cont_row`
     cont: Vec<i16>,
+    /// the dense keys: 2 x kinds x n, the length of a continuation row
+    keys: usize,
+    /// the continuation rows: `keys`, or fewer shared by a hash
+    rows: usize,
 }
 
 impl Heuristics {
     pub fn new(n: usize, types: usize) -> Heuristics {
         let kinds = types + 1;
         let keys = 2 * kinds * n;
-        let len = (keys * keys).min(1 << CONT_BITS);
+        let rows = ((1 << CONT_BITS) / keys).clamp(1, keys);
         Heuristics {
             n,
             history: vec![0; MAX_CODE * n],
             counter: vec![0; MAX_CODE * n],
             kinds,
-            cont: vec![0; len],
+            cont: vec![0; rows * keys],
+            keys,
+            rows,
         }
     }
 
@@ -123,22 +133,21 @@ impl Heuristics {
         ((c >> SIDE_SHIFT & 1) * self.kinds + kind) * self.n + cell
     }
 
-    /// The continuation entry of key `cur` after key `prev`.
+    /// Where the continuation row of the earlier key `prev` starts.
     #[inline]
-    fn cont_index(&self, prev: usize, cur: usize) -> usize {
-        let keys = 2 * self.kinds * self.n;
-        let i = prev * keys + cur;
-        if keys * keys <= self.cont.len() {
-            i
+    fn cont_row(&self, prev: usize) -> usize {
+        let row = if self.rows == self.keys {
+            prev
         } else {
-            ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CONT_BITS)) as usize
-        }
+            ((prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % self.rows
+        };
+        row * self.keys
     }
 
     /// The same gravity update as the main history, on a continuation entry.
     #[inline]
-    fn bump_cont(&mut self, prev: usize, cur: usize, bonus: i32) {
-        let i = self.cont_index(prev, cur);
+    fn bump_cont(&mut self, row: usize, cur: usize, bonus: i32) {
+        let i = row + cur;
         let mut h = self.cont[i] as i32;
         Self::bump(&mut h, bonus);
         self.cont[i] = h as i16;
@@ -617,7 +626,16 @@ impl<'a> Search<'a> {
         scores.swap(i, best);
     }
 
-    fn score_moves(&mut self, moves: &[Move], scores: &mut Vec<i32>, ply: usize, tt_move: Move) {
+    /// Ordering scores of `moves`; with `lazy`, plain quiet moves get SCORE_QUIET_LATER (see
+    /// `score_quiets`).
+    fn score_moves(
+        &mut self,
+        moves: &[Move],
+        scores: &mut Vec<i32>,
+        ply: usize,
+        tt_move: Move,
+        lazy: bool,
+    ) {
         scores.clear();
         let killers = self.killers[ply];
         let (pc, pto) = self.moved[ply];
@@ -626,7 +644,7 @@ impl<'a> Search<'a> {
         } else {
             0
         };
-        let prev = self.prev_keys(ply);
+        let prev = if lazy { [None; 2] } else { self.prev_rows(ply) };
         for &m in moves {
             let s = if m == tt_move {
                 SCORE_HASH
@@ -645,6 +663,8 @@ impl<'a> Search<'a> {
                 SCORE_KILLER + 1
             } else if m == counter {
                 SCORE_KILLER
+            } else if lazy {
+                SCORE_QUIET_LATER
             } else {
                 self.quiet_score(m, &prev)
             };
@@ -652,11 +672,22 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The dense keys of the moves one and two plies before `ply` (None: none, or a null move).
-    fn prev_keys(&self, ply: usize) -> [Option<usize>; 2] {
+    /// Scores the quiet moves left at SCORE_QUIET_LATER by their histories.
+    fn score_quiets(&self, moves: &[Move], scores: &mut [i32], ply: usize) {
+        let prev = self.prev_rows(ply);
+        for (m, s) in moves.iter().zip(scores.iter_mut()) {
+            if *s == SCORE_QUIET_LATER {
+                *s = self.quiet_score(*m, &prev);
+            }
+        }
+    }
+
+    /// The continuation rows of the moves one and two plies before `ply` (None: none, or a null
+    /// move).
+    fn prev_rows(&self, ply: usize) -> [Option<usize>; 2] {
         let key = |p: usize| {
             let (code, to) = self.moved[p];
-            (code != 0).then(|| self.h.key(code, to as usize))
+            (code != 0).then(|| self.h.cont_row(self.h.key(code, to as usize)))
         };
         [
             if ply >= 1 { key(ply) } else { None },
@@ -673,7 +704,7 @@ impl<'a> Search<'a> {
         let cur = h.key(code, to);
         let mut s = h.history[code as usize * h.n + to];
         for p in prev.iter().flatten() {
-            s += h.cont[h.cont_index(*p, cur)] as i32;
+            s += h.cont[*p + cur] as i32;
         }
         s
     }
@@ -683,7 +714,7 @@ impl<'a> Search<'a> {
     fn update_quiet(&mut self, m: Move, ply: usize, depth: i32) {
         let bonus = (depth * depth * 32).min(4000);
         let n = self.h.n;
-        let prev = self.prev_keys(ply);
+        let prev = self.prev_rows(ply);
         let quiets = std::mem::take(&mut self.quiets[ply]);
         for &q in &quiets {
             self.bump_quiet(q, &prev, -bonus);
@@ -906,7 +937,7 @@ impl<'a> Search<'a> {
                 0
             };
         }
-        self.score_moves(&moves, &mut scores, ply, tt_move);
+        self.score_moves(&moves, &mut scores, ply, tt_move, true);
         self.quiets[ply].clear();
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -923,6 +954,10 @@ impl<'a> Search<'a> {
         }
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
+            if scores[i] == SCORE_QUIET_LATER {
+                self.score_quiets(&moves[i..], &mut scores[i..], ply);
+                Self::pick(&mut moves, &mut scores, i);
+            }
             let m = moves[i];
             if m == excluded {
                 continue;
@@ -1099,7 +1134,7 @@ impl<'a> Search<'a> {
             best = stand;
             self.captures(&mut moves);
         }
-        self.score_moves(&moves, &mut scores, ply, entry.map_or(0, |e| e.mv));
+        self.score_moves(&moves, &mut scores, ply, entry.map_or(0, |e| e.mv), false);
         let best_promo = self.pos.t.promotions[self.pos.side]
             .iter()
             .map(|&p| self.ev.value[p as usize])
