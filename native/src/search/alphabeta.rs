@@ -1381,7 +1381,10 @@ impl<'a> Search<'a> {
             if score.abs() > MATE_BOUND && MATE - score.abs() <= depth && !l.infinite {
                 break;
             }
-            let scale = stability.update(out.best, score);
+            let mut scale = stability.update(out.best, score);
+            if l.soft_ms.is_some_and(|s| l.hard_ms.is_some_and(|h| s >= h)) {
+                scale = scale.max(1.0); // a fixed time (UCI movetime): never shorter
+            }
             if l.soft_ms.is_some_and(|s| out.elapsed_ms >= s * SOFT_SHARE * scale) {
                 break;
             }
