@@ -243,20 +243,21 @@ impl CheckSquares {
     }
 }
 
-/// How much of the soft limit may pass before no new iteration starts, for a search whose best
-/// move changed `changes` times lately (each iteration halves the count, then adds its own change)
-/// and whose score fell by `drop` centipawns in the last iteration: 0.8 when the best move has
-/// held for four iterations or more, 1 + 0.8 x changes (at most 2.2) when it changed lately, times
-/// up to 1.5 for a falling score (150 cp or more); within 0.6 .. 2.2. The hard limit still stops
-/// a search at once.
+/// How much longer than SOFT_SHARE of the soft limit a search may start new iterations, for a
+/// search whose best move changed `changes` times lately (each iteration halves the count, then
+/// adds its own change) and whose score fell by `drop` centipawns in the last iteration: 1 when
+/// the best move has held for four iterations or more, 1 + 0.8 x changes (at most 2.2) when it
+/// changed lately, times up to 1.5 for a falling score (150 cp or more); at most 2.2. Never less
+/// than 1: shortening stable searches to 0.8 measured no gain (docs/engine.md, Matches). The hard
+/// limit still stops a search at once.
 pub fn time_scale(changes: f64, drop: i32) -> f64 {
     let instability = if changes < 0.1 {
-        0.8
+        1.0
     } else {
         1.0 + 0.8 * changes.min(1.5)
     };
     let falling = 1.0 + drop.clamp(0, 150) as f64 / 300.0;
-    (instability * falling).clamp(0.6, 2.2)
+    (instability * falling).min(2.2)
 }
 
 /// The share of the soft limit after which no new iteration starts (times `time_scale`): the
@@ -1381,10 +1382,7 @@ impl<'a> Search<'a> {
             if score.abs() > MATE_BOUND && MATE - score.abs() <= depth && !l.infinite {
                 break;
             }
-            let mut scale = stability.update(out.best, score);
-            if l.soft_ms.is_some_and(|s| l.hard_ms.is_some_and(|h| s >= h)) {
-                scale = scale.max(1.0); // a fixed time (UCI movetime): never shorter
-            }
+            let scale = stability.update(out.best, score);
             if l.soft_ms.is_some_and(|s| out.elapsed_ms >= s * SOFT_SHARE * scale) {
                 break;
             }
