@@ -390,6 +390,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyStopFlag>()?;
     m.add_class::<search::PySearcher>()?;
     m.add("SEARCH_MATE", (search::MATE, search::MATE_BOUND))?;
+    m.add_function(wrap_pyfunction!(search::soft_time_scale, m)?)?;
     // checked against encoding.py when the Python side loads the module
     m.add(
         "ENCODING",

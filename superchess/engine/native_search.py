@@ -31,8 +31,11 @@ try:
 except ImportError:  # not built: boards offer no native position, so nothing here runs
     _native = None
 KEEP = 2
-#: the ordering memory of the largest board (1024 cells: 12 bytes per piece code and cell)
-MEMORY_CONSTANT_BYTES = 12 * MAX_CODE * 1024
+#: the continuation history's most (native/src/search/alphabeta.rs CONT_BITS: 2**20 entries of 2 bytes)
+CONTINUATION_BYTES = 2 * 2 ** 20
+#: the ordering memory of the largest board (1024 cells: 12 bytes per piece code and cell, plus
+#: the continuation history)
+MEMORY_CONSTANT_BYTES = 12 * MAX_CODE * 1024 + CONTINUATION_BYTES
 _searchers: OrderedDict[tuple, "_native.Searcher"] = OrderedDict()
 _evaluations: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _probe = None  # the searcher of `static_evaluation` (1 MB), made on first use

@@ -171,7 +171,8 @@ def test_the_table_is_bounded_by_hash():
         s = _native.Searcher(mb)
         pos, ev = native_evaluation(make_board("super16", None, None))
         s.search(pos, ev, depth=4)
-        assert mb * 2 ** 20 - 64 <= s.nbytes() - 12 * 128 * 256 <= mb * 2 ** 20
+        ordering = 12 * 128 * 256 + 2 * 170 * 6144  # super16's continuation history: 170 rows of 2 x 12 x 256 keys
+        assert mb * 2 ** 20 - 64 <= s.nbytes() - ordering <= mb * 2 ** 20
         assert s.nbytes() <= mb * 2 ** 20 + native_search.MEMORY_CONSTANT_BYTES
 
 
@@ -220,3 +221,13 @@ def test_a_reprogrammed_piece_moves_and_is_valued_by_its_program():
     leaping = evaluator_for("super16", (Roster(), Roster())).value
     knight = board.native_position()[0].code_for(0, "N")
     assert riding[knight] > leaping[knight]
+
+
+def test_the_soft_limit_stretches_for_an_unstable_search():
+    """No new iteration starts after 0.55 x soft_ms x this scale (alphabeta.rs `time_scale`)."""
+    scale = _native.soft_time_scale
+    assert scale(0.0, 0) == scale(0.05, 0) == 1.0  # the best move held four iterations: the plain share
+    assert 1.0 < scale(0.25, 0) < scale(0.5, 0) < scale(1.0, 0) < scale(1.5, 0) == 2.2  # it changed lately
+    assert scale(0.0, 0) < scale(0.0, 30) < scale(0.0, 150) == scale(0.0, 1000) == 1.5  # the score fell
+    assert scale(0.0, -300) == scale(0.0, 0)  # a rising score changes nothing
+    assert scale(1.0, 150) == scale(9.0, 9999) == 2.2  # never more

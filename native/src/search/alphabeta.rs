@@ -25,7 +25,7 @@ use crate::tables::{has, Codes};
 
 use super::eval::{Acc, EvalTables};
 use super::see::{see, SeeScratch};
-use super::tt::{Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{Entry, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 
 pub const MATE: i32 = 32_000;
 pub const MAX_PLY: usize = 120;
@@ -35,11 +35,16 @@ pub const INF: i32 = MATE + 1;
 const CHECK_EVERY: u64 = 1024;
 const NO_EVAL: i32 = -INF;
 const HISTORY_MAX: i32 = 16_384;
+/// A quiet move's ordering score (main history and two continuation entries) stays within this
+const QUIET_MAX: i32 = 3 * HISTORY_MAX;
 
 /// Ordering classes, above any history score.
 const SCORE_HASH: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
+/// a quiet move not scored yet: its history is read only when the search reaches the quiet moves
+/// (most cut-offs come before them, and the continuation rows cost cache misses)
+const SCORE_QUIET_LATER: i32 = SCORE_KILLER - 1;
 /// losing captures: below every quiet move
 const SCORE_BAD_CAPTURE: i32 = -(1 << 28);
 
@@ -51,6 +56,12 @@ pub struct Limits {
     pub infinite: bool,
 }
 
+/// Continuation-history entries at most (i16 each: 2 MB): a row per earlier (piece, cell) key,
+/// an entry in it per current key. When a row for every earlier key does not fit (orthodox chess:
+/// 768 rows of 768 fit), earlier keys share the rows by a hash (super16: 170 rows of 6,144, so
+/// the shared rows blur their statistics). A node reads one or two rows: they stay in cache.
+const CONT_BITS: u32 = 20;
+
 /// Move-ordering memory kept between the searches of one searcher.
 pub struct Heuristics {
     n: usize,
@@ -58,23 +69,39 @@ pub struct Heuristics {
     history: Vec<i32>,
     /// the reply that refuted [piece code * n + destination] of the previous move
     counter: Vec<Move>,
+    /// piece kinds per side in the dense (piece, cell) key: the variant's types + 1
+    kinds: usize,
+    /// continuation history: how well (piece, destination) did after the (piece, destination)
+    /// one or two plies before (the same table for both distances); see `cont_row`
+    cont: Vec<i16>,
+    /// the dense keys: 2 x kinds x n, the length of a continuation row
+    keys: usize,
+    /// the continuation rows: `keys`, or fewer shared by a hash
+    rows: usize,
 }
 
 impl Heuristics {
-    pub fn new(n: usize) -> Heuristics {
+    pub fn new(n: usize, types: usize) -> Heuristics {
+        let kinds = types + 1;
+        let keys = 2 * kinds * n;
+        let rows = ((1 << CONT_BITS) / keys).clamp(1, keys);
         Heuristics {
             n,
             history: vec![0; MAX_CODE * n],
             counter: vec![0; MAX_CODE * n],
+            kinds,
+            cont: vec![0; rows * keys],
+            keys,
+            rows,
         }
     }
 
     pub fn bytes(&self) -> usize {
-        self.history.len() * 4 + self.counter.len() * 8
+        self.history.len() * 4 + self.counter.len() * 8 + self.cont.len() * 2
     }
 
-    pub fn fits(&self, n: usize) -> bool {
-        self.n == n
+    pub fn fits(&self, n: usize, types: usize) -> bool {
+        self.n == n && self.kinds == types + 1
     }
 
     /// A new search: older experience counts less.
@@ -82,16 +109,48 @@ impl Heuristics {
         for h in &mut self.history {
             *h /= 2;
         }
+        for h in &mut self.cont {
+            *h /= 2;
+        }
     }
 
     pub fn clear(&mut self) {
         self.history.fill(0);
         self.counter.fill(0);
+        self.cont.fill(0);
     }
 
     #[inline]
     fn bump(h: &mut i32, bonus: i32) {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The dense key of a piece code on a cell: (side, type, cell).
+    #[inline]
+    fn key(&self, code: u8, cell: usize) -> usize {
+        let c = code as usize;
+        let kind = (c & ((1 << SIDE_SHIFT) - 1)).min(self.kinds - 1);
+        ((c >> SIDE_SHIFT & 1) * self.kinds + kind) * self.n + cell
+    }
+
+    /// Where the continuation row of the earlier key `prev` starts.
+    #[inline]
+    fn cont_row(&self, prev: usize) -> usize {
+        let row = if self.rows == self.keys {
+            prev
+        } else {
+            ((prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % self.rows
+        };
+        row * self.keys
+    }
+
+    /// The same gravity update as the main history, on a continuation entry.
+    #[inline]
+    fn bump_cont(&mut self, row: usize, cur: usize, bonus: i32) {
+        let i = row + cur;
+        let mut h = self.cont[i] as i32;
+        Self::bump(&mut h, bonus);
+        self.cont[i] = h as i16;
     }
 }
 
@@ -184,6 +243,62 @@ impl CheckSquares {
     }
 }
 
+/// How much longer than SOFT_SHARE of the soft limit a search may start new iterations, for a
+/// search whose best move changed `changes` times lately (each iteration halves the count, then
+/// adds its own change) and whose score fell by `drop` centipawns in the last iteration: 1 when
+/// the best move has held for four iterations or more, 1 + 0.8 x changes (at most 2.2) when it
+/// changed lately, times up to 1.5 for a falling score (150 cp or more); at most 2.2. Never less
+/// than 1: shortening stable searches to 0.8 measured no gain (docs/engine.md, Matches). The hard
+/// limit still stops a search at once.
+pub fn time_scale(changes: f64, drop: i32) -> f64 {
+    let instability = if changes < 0.1 {
+        1.0
+    } else {
+        1.0 + 0.8 * changes.min(1.5)
+    };
+    let falling = 1.0 + drop.clamp(0, 150) as f64 / 300.0;
+    (instability * falling).min(2.2)
+}
+
+/// The share of the soft limit after which no new iteration starts (times `time_scale`): the
+/// next one would most likely not finish in time.
+const SOFT_SHARE: f64 = 0.55;
+
+/// The recent stability of the best move and score between iterations (see `time_scale`).
+#[derive(Default)]
+struct Stability {
+    changes: f64,
+    best: Move,
+    score: i32,
+}
+
+impl Stability {
+    /// Notes a finished iteration; returns the scale of the soft limit.
+    fn update(&mut self, best: Move, score: i32) -> f64 {
+        let (changed, drop) = if self.best == 0 {
+            (false, 0)
+        } else {
+            (best != self.best, self.score - score)
+        };
+        self.changes = self.changes / 2.0 + if changed { 1.0 } else { 0.0 };
+        self.best = best;
+        self.score = score;
+        time_scale(self.changes, drop)
+    }
+}
+
+/// The least depth at which the hash move is tested for a singular extension.
+const SINGULAR_DEPTH: i32 = 7;
+
+/// What the singular-extension test found for the hash move.
+enum Singular {
+    /// the only move that holds: one ply deeper
+    Extend,
+    /// other moves beat beta too: the node fails high with this score
+    Cut(i32),
+    No,
+}
+
 /// Late-move reductions by depth and move number.
 fn reduction(depth: i32, number: usize) -> i32 {
     let d = depth.clamp(1, 63) as f64;
@@ -229,6 +344,10 @@ pub struct Search<'a> {
     pv: Vec<Vec<Move>>,
     /// hashes of the positions before the current one (the game's, then the search path's)
     hist: Vec<u64>,
+    /// the move a singular-extension search at each ply leaves out (0: none)
+    excluded: Vec<Move>,
+    /// the iteration's depth (extensions stop beyond twice it)
+    root_depth: i32,
 }
 
 impl<'a> Search<'a> {
@@ -279,6 +398,8 @@ impl<'a> Search<'a> {
             checks: vec![CheckSquares::default(); plies],
             pv: vec![Vec::new(); plies],
             hist,
+            excluded: vec![0; plies],
+            root_depth: 0,
         }
     }
 
@@ -506,7 +627,16 @@ impl<'a> Search<'a> {
         scores.swap(i, best);
     }
 
-    fn score_moves(&mut self, moves: &[Move], scores: &mut Vec<i32>, ply: usize, tt_move: Move) {
+    /// Ordering scores of `moves`; with `lazy`, plain quiet moves get SCORE_QUIET_LATER (see
+    /// `score_quiets`).
+    fn score_moves(
+        &mut self,
+        moves: &[Move],
+        scores: &mut Vec<i32>,
+        ply: usize,
+        tt_move: Move,
+        lazy: bool,
+    ) {
         scores.clear();
         let killers = self.killers[ply];
         let (pc, pto) = self.moved[ply];
@@ -515,6 +645,7 @@ impl<'a> Search<'a> {
         } else {
             0
         };
+        let prev = if lazy { [None; 2] } else { self.prev_rows(ply) };
         for &m in moves {
             let s = if m == tt_move {
                 SCORE_HASH
@@ -533,23 +664,64 @@ impl<'a> Search<'a> {
                 SCORE_KILLER + 1
             } else if m == counter {
                 SCORE_KILLER
+            } else if lazy {
+                SCORE_QUIET_LATER
             } else {
-                let code = self.pos.board[from_of(m)] as usize;
-                self.h.history[code * self.h.n + to_of(m)]
+                self.quiet_score(m, &prev)
             };
             scores.push(s);
         }
     }
 
+    /// Scores the quiet moves left at SCORE_QUIET_LATER by their histories.
+    fn score_quiets(&self, moves: &[Move], scores: &mut [i32], ply: usize) {
+        let prev = self.prev_rows(ply);
+        for (m, s) in moves.iter().zip(scores.iter_mut()) {
+            if *s == SCORE_QUIET_LATER {
+                *s = self.quiet_score(*m, &prev);
+            }
+        }
+    }
+
+    /// The continuation rows of the moves one and two plies before `ply` (None: none, or a null
+    /// move).
+    fn prev_rows(&self, ply: usize) -> [Option<usize>; 2] {
+        let key = |p: usize| {
+            let (code, to) = self.moved[p];
+            (code != 0).then(|| self.h.cont_row(self.h.key(code, to as usize)))
+        };
+        [
+            if ply >= 1 { key(ply) } else { None },
+            if ply >= 2 { key(ply - 1) } else { None },
+        ]
+    }
+
+    /// A quiet move's history: its own (piece, destination) plus its continuation after the
+    /// moves one and two plies before; within ±QUIET_MAX.
+    fn quiet_score(&self, m: Move, prev: &[Option<usize>; 2]) -> i32 {
+        let code = self.pos.board[from_of(m)];
+        let to = to_of(m);
+        let h = &*self.h;
+        let cur = h.key(code, to);
+        let mut s = h.history[code as usize * h.n + to];
+        for p in prev.iter().flatten() {
+            s += h.cont[*p + cur] as i32;
+        }
+        s
+    }
+
+    /// A quiet move `m` refuted the node: its histories gain, the quiet moves tried before it lose
+    /// as much (gravity: an entry moves less the nearer it is to its bound).
     fn update_quiet(&mut self, m: Move, ply: usize, depth: i32) {
         let bonus = (depth * depth * 32).min(4000);
         let n = self.h.n;
-        for &q in &self.quiets[ply] {
-            let code = self.pos.board[from_of(q)] as usize;
-            Heuristics::bump(&mut self.h.history[code * n + to_of(q)], -bonus);
+        let prev = self.prev_rows(ply);
+        let quiets = std::mem::take(&mut self.quiets[ply]);
+        for &q in &quiets {
+            self.bump_quiet(q, &prev, -bonus);
         }
-        let code = self.pos.board[from_of(m)] as usize;
-        Heuristics::bump(&mut self.h.history[code * n + to_of(m)], bonus);
+        self.quiets[ply] = quiets;
+        self.bump_quiet(m, &prev, bonus);
         let k = &mut self.killers[ply];
         if k[0] != m {
             k[1] = k[0];
@@ -558,6 +730,18 @@ impl<'a> Search<'a> {
         let (pc, pto) = self.moved[ply];
         if pc != 0 {
             self.h.counter[pc as usize * n + pto as usize] = m;
+        }
+    }
+
+    /// Adds `bonus` to a quiet move's main and continuation histories.
+    fn bump_quiet(&mut self, m: Move, prev: &[Option<usize>; 2], bonus: i32) {
+        let code = self.pos.board[from_of(m)];
+        let to = to_of(m);
+        let n = self.h.n;
+        Heuristics::bump(&mut self.h.history[code as usize * n + to], bonus);
+        let cur = self.h.key(code, to);
+        for p in prev.iter().flatten() {
+            self.h.bump_cont(*p, cur, bonus);
         }
     }
 
@@ -580,6 +764,49 @@ impl<'a> Search<'a> {
             s + ply as i32
         } else {
             s
+        }
+    }
+
+    /// Singular extension of the hash move: when its stored score is a lower bound from nearly
+    /// this depth, a reduced search of the other moves against a margin below that score decides
+    /// whether the hash move is the only good one (extend it one ply) or several moves beat beta
+    /// (multi-cut: the node fails high at once).
+    fn singular(
+        &mut self,
+        entry: Option<Entry>,
+        tt_move: Move,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::No;
+        };
+        if depth < SINGULAR_DEPTH
+            || tt_move == 0
+            || self.excluded[ply] != 0
+            || e.depth < depth - 3
+            || e.bound() & BOUND_LOWER == 0
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let tt_score = Self::from_tt(e.score, ply);
+        if tt_score.abs() >= MATE_BOUND {
+            return Singular::No;
+        }
+        let s_beta = tt_score - 2 * depth;
+        self.excluded[ply] = tt_move;
+        let v = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+        self.excluded[ply] = 0;
+        if self.stopped {
+            Singular::No
+        } else if v < s_beta {
+            Singular::Extend
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else {
+            Singular::No
         }
     }
 
@@ -618,9 +845,10 @@ impl<'a> Search<'a> {
         let hash = self.pos.hash;
         let entry = self.tt.probe(hash);
         let mut tt_move = 0;
+        let excluded = self.excluded[ply];
         if let Some(e) = entry {
             tt_move = e.mv;
-            if !pv_node && e.depth >= depth {
+            if !pv_node && e.depth >= depth && excluded == 0 {
                 let s = Self::from_tt(e.score, ply);
                 let b = e.bound();
                 if b == BOUND_EXACT
@@ -645,7 +873,7 @@ impl<'a> Search<'a> {
             && static_eval > self.evals[ply - 2];
         self.killers[ply + 2] = [0; 2];
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded == 0 {
             // razoring: hopeless at low depth unless a capture saves it
             if depth <= 3 && static_eval + 250 * depth <= alpha {
                 let v = self.qsearch(alpha, alpha + 1, ply);
@@ -689,6 +917,14 @@ impl<'a> Search<'a> {
         if depth >= 5 && tt_move == 0 {
             depth -= 1;
         }
+        let tt_extension = match self.singular(entry, tt_move, depth, beta, ply) {
+            Singular::Extend => 1,
+            Singular::Cut(v) => return v,
+            Singular::No => 0,
+        };
+        if self.stopped {
+            return 0;
+        }
 
         let mut moves = std::mem::take(&mut self.lists[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
@@ -702,7 +938,7 @@ impl<'a> Search<'a> {
                 0
             };
         }
-        self.score_moves(&moves, &mut scores, ply, tt_move);
+        self.score_moves(&moves, &mut scores, ply, tt_move, true);
         self.quiets[ply].clear();
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -719,7 +955,14 @@ impl<'a> Search<'a> {
         }
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
+            if scores[i] == SCORE_QUIET_LATER {
+                self.score_quiets(&moves[i..], &mut scores[i..], ply);
+                Self::pick(&mut moves, &mut scores, i);
+            }
             let m = moves[i];
+            if m == excluded {
+                continue;
+            }
             let order = scores[i];
             let quiet = self.gain(m).is_none();
             let losing = !quiet && order < 0;
@@ -749,7 +992,7 @@ impl<'a> Search<'a> {
             self.make(m, ply);
             searched += 1;
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + if m == tt_move { tt_extension } else { 0 };
             let mut v;
             if searched == 1 {
                 v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
@@ -769,8 +1012,8 @@ impl<'a> Search<'a> {
                     if gives_check || in_check {
                         r -= 1;
                     }
-                    if quiet && order.abs() <= HISTORY_MAX {
-                        r -= order / 6000;
+                    if quiet && order.abs() <= QUIET_MAX {
+                        r -= order / 12_000; // less for a good history, more for a bad one
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -815,6 +1058,10 @@ impl<'a> Search<'a> {
         self.lists[ply] = moves;
         self.scores[ply] = scores;
         self.checks[ply] = checks;
+        if excluded != 0 {
+            // the position without its best move: nothing to store (alpha when no other move)
+            return if best == -INF { alpha } else { best };
+        }
         let bound = if best >= beta {
             BOUND_LOWER
         } else if alpha > orig_alpha {
@@ -888,7 +1135,7 @@ impl<'a> Search<'a> {
             best = stand;
             self.captures(&mut moves);
         }
-        self.score_moves(&moves, &mut scores, ply, entry.map_or(0, |e| e.mv));
+        self.score_moves(&moves, &mut scores, ply, entry.map_or(0, |e| e.mv), false);
         let best_promo = self.pos.t.promotions[self.pos.side]
             .iter()
             .map(|&p| self.ev.value[p as usize])
@@ -1040,10 +1287,12 @@ impl<'a> Search<'a> {
             return out;
         }
         let mut prev: i32 = 0;
+        let mut stability = Stability::default();
         let mut scores = Vec::new();
         let max_depth = self.limits.depth.clamp(1, MAX_PLY as i32 - 1);
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.root_depth = depth;
             let mut iter_best = 0;
             let mut iter_pv = Vec::new();
             let score;
@@ -1133,8 +1382,9 @@ impl<'a> Search<'a> {
             if score.abs() > MATE_BOUND && MATE - score.abs() <= depth && !l.infinite {
                 break;
             }
-            if l.soft_ms.is_some_and(|s| out.elapsed_ms >= s * 0.55) {
-                break; // the next iteration would most likely not finish in time
+            let scale = stability.update(out.best, score);
+            if l.soft_ms.is_some_and(|s| out.elapsed_ms >= s * SOFT_SHARE * scale) {
+                break;
             }
         }
         out.nodes = self.nodes;

@@ -3,8 +3,8 @@
 //! table sized by the `Hash` megabytes, and no GIL held while it thinks.
 //!
 //! Memory: a searcher holds its transposition table (at most `hash_mb` MB) plus its move-ordering
-//! memory (`Heuristics`: 12 bytes per piece code and cell, 1.5 MB on a 16x16 board) and, during
-//! a search, a copy of the position and per-ply buffers (well under 1 MB). `Searcher.nbytes`
+//! memory (`Heuristics`: 12 bytes per piece code and cell, 0.37 MB on a 16x16 board, plus at most
+//! 2 MB of continuation history) and, during a search, a copy of the position and per-ply buffers (well under 1 MB). `Searcher.nbytes`
 //! reports the first two.
 
 mod alphabeta;
@@ -23,6 +23,7 @@ use crate::encoding::Move;
 use crate::PyPosition;
 
 use alphabeta::{Heuristics, Iteration, Limits, Search};
+pub use alphabeta::time_scale;
 pub use alphabeta::{MATE, MATE_BOUND};
 use eval::EvalTables;
 use tt::Tt;
@@ -116,11 +117,11 @@ struct State {
 
 impl State {
     /// The table and the ordering memory (made afresh for a board of another size).
-    fn parts(&mut self, n: usize) -> (&mut Tt, &mut Heuristics) {
-        if !self.heuristics.as_ref().is_some_and(|h| h.fits(n)) {
+    fn parts(&mut self, n: usize, types: usize) -> (&mut Tt, &mut Heuristics) {
+        if !self.heuristics.as_ref().is_some_and(|h| h.fits(n, types)) {
             self.heuristics = None;
         }
-        let h = self.heuristics.get_or_insert_with(|| Heuristics::new(n));
+        let h = self.heuristics.get_or_insert_with(|| Heuristics::new(n, types));
         (&mut self.tt, h)
     }
 }
@@ -197,7 +198,7 @@ impl PySearcher {
     /// (empty: every legal move; moves the position does not allow are kept, ranked last);
     /// `history`: hashes of positions before the position's own history (repetitions);
     /// limits: `depth`, `nodes` (0: none), `soft_ms` (no new iteration after about half of
-    /// it), `hard_ms` (stop), `infinite`; `offset_ms`: time already spent on this move;
+    /// it, scaled by the best move's stability: `time_scale`), `hard_ms` (stop), `infinite`; `offset_ms`: time already spent on this move;
     /// `margin`, `noise`, `seed`: the weaker levels' choice among near-best moves and
     /// evaluation noise; `stop`: a `StopFlag`; `info(depth, seldepth, score, nodes, ms, pv,
     /// hashfull)` after each finished iteration. Returns a dict: move, score, depth, seldepth,
@@ -245,7 +246,7 @@ impl PySearcher {
         let mut callback_error: Option<PyErr> = None;
         let out = py.allow_threads(|| {
             let mut st = self.lock();
-            let (tt, h) = st.parts(pos.t.n);
+            let (tt, h) = st.parts(pos.t.n, pos.t.types);
             let mut search = Search::new(
                 pos, &ev, tt, h, &flag, limits, offset_ms, noise, seed, &history,
             );
@@ -304,7 +305,7 @@ impl PySearcher {
         let flag = AtomicBool::new(false);
         py.allow_threads(|| {
             let mut st = self.lock();
-            let (tt, h) = st.parts(pos.t.n);
+            let (tt, h) = st.parts(pos.t.n, pos.t.types);
             let limits = Limits {
                 depth: 1,
                 nodes: 0,
@@ -317,4 +318,12 @@ impl PySearcher {
         })
         .map_err(|m| PyValueError::new_err(format!("move {m} is not legal there")))
     }
+}
+
+/// For tests and tools: the scale of the soft time limit for a search whose best move changed
+/// `changes` times lately (decayed by half per iteration) and whose score fell by `drop` cp in
+/// the last iteration (alphabeta.rs `time_scale`).
+#[pyfunction]
+pub fn soft_time_scale(changes: f64, drop: i32) -> f64 {
+    time_scale(changes, drop)
 }
