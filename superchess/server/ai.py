@@ -162,7 +162,7 @@ class AIPlayers:
         if private:  # what it knows: its own roster; the opponent's pieces assumed to move by default
             rosters[side ^ 1] = {}
         return (row.variant, row.start_fen, [m.text for m in board.move_stack], tuple(rosters), level,
-                g.clock.left(side, self.hub.now()) if g.clock.timed() else None, g.tc.increment_ms,
+                g.clock.thinking_time(side, self.hub.now()), g.tc.increment_ms,
                 [m.text for m in board.legal_moves] if private else None)
 
     def close(self) -> None:

@@ -97,6 +97,13 @@ class Clock:
             return self.remaining[side]
         return self.remaining[side] - (now - self.turn_started)
 
+    def thinking_time(self, side: int, now: int) -> int:
+        """The time `side` has for its move, as a player would plan it: its clock; on its untimed
+        first move, the clock it will have, but no more than what is left of the first-move window."""
+        if side == self.running and not self.timed():
+            return min(self.remaining[side], self.deadline() - now)
+        return self.left(side, now)
+
     def on_move(self, now: int) -> None:
         """The running side moved at `now`: charge it, add the increment, start the other side."""
         side = self.running

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ..rules.helpers import make_fen
+from superchess.server.clock import TIME_CONTROLS, Clock
+
 from .util import START, http_state, move, new_match, recv_state, sync
 
 MIN = 60_000
@@ -49,6 +51,18 @@ def test_untimed_first_moves_then_only_the_side_to_move_is_charged_plus_incremen
         assert c["deadline"] == clock.t + 175_000
     row = server.store.game(m.id)
     assert (row.remaining0, row.remaining1) == (175_000, 171_000)
+
+
+@pytest.mark.parametrize("tc, first, then", [("blitz-3+2", 60_000, 175_000), ("bullet-1+0", 60_000, 55_000),
+                                              ("daily", DAY, DAY - 5_000)])
+def test_a_side_plans_its_untimed_first_move_with_its_clock_and_the_first_move_window(tc, first, then):
+    c = Clock(TIME_CONTROLS[tc])
+    c.start(0, 1_000)
+    assert c.thinking_time(0, 1_000) == first  # the smaller of its clock and the window
+    assert c.thinking_time(0, 21_000) == first - 20_000  # the window closes as time passes
+    c.on_move(21_000)
+    c.on_move(22_000)  # both first moves made: timed, the clock itself
+    assert c.timed() and c.thinking_time(0, 27_000) == then == c.left(0, 27_000)
 
 
 def play_first_moves(w1, w2, clock, first="h2h4", second="h15h13"):

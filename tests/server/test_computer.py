@@ -40,6 +40,37 @@ def test_the_computer_moves_first_when_it_is_player_1(server, threads):
     assert s["you"] == 1 and s["turn"] == 1 and s["legal"]
 
 
+def test_the_computer_plans_its_untimed_first_move_with_its_clock_and_the_first_move_window(server, clock):
+    """Its first move is not charged (R18), but it is planned as a timed one: with the time its clock
+    will have, and never more than what is left of the first-move window (with no time at all, level
+    8 would think for up to a minute and could let the window close)."""
+    told = []
+
+    def think(variant, start_fen, moves, rosters, level, time_left_ms, increment_ms, root_moves=None, seed=None, stop=None):
+        told.append((list(moves), time_left_ms, increment_ms))
+        return "e7e5" if moves == ["e2e4"] else "e2e4"
+
+    server.hub.ai = AIPlayers(server.hub, lambda: ThreadPoolExecutor(1), think=think)
+    human, game_id = computer_game(server, level=8, variant="chess", time_control="blitz-3+2", creator_side=1)
+    wait_for(server, game_id, human, lambda st: len(st["moves"]) == 1)
+    assert told == [([], 60_000, 2_000)]  # the window (60 s) is shorter than its clock (3 min)
+    clock.advance(5_000)
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        act(ws, [], {"type": "move", "move": "e7e5"})
+        clock.advance(1_000)
+        act(ws, [], {"type": "resign"})
+    human, game_id = computer_game(server, level=8, variant="chess", time_control="bullet-1+0")
+    with human.websocket_connect(f"/ws/games/{game_id}") as ws:
+        recv_state(ws)
+        clock.advance(20_000)
+        act(ws, [], {"type": "move", "move": "e2e4"})
+        wait_for(server, game_id, human, lambda st: len(st["moves"]) == 2)
+        assert told[-1] == (["e2e4"], 60_000, 0)  # its clock (1 min), the window's 60 s not yet started
+        act(ws, [], {"type": "resign"})
+    server.hub.ai.close()
+
+
 def test_bad_computer_matches_are_refused(server):
     b = server.browser()
     for body, message in (({"level": 9}, "level"), ({"level": 0}, "level"), ({"invite": "bob"}, "invites nobody"),
