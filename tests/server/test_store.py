@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
+from sqlalchemy.exc import IntegrityError
 
 from superchess.server.store import DEAD_PROCESS_MS, FollowerRow, GameSave, Store, waiting_game
 
@@ -125,6 +126,28 @@ def test_a_save_notifies_only_when_another_process_follows_the_game(pg_store):
     assert notes_of(pg_store, save_as("two")) == []  # "two" alone follows it now
     pg_store.unfollow(game_id, "two")
     assert notes_of(pg_store, save_as("one")) == []
+
+
+def test_a_group_commit_on_postgresql_is_one_pipeline_and_a_failing_one_writes_nothing(pg_store):
+    """The usual save (moves, clocks) goes to PostgreSQL in one pipeline, none of its statements
+    through SQLAlchemy's one-by-one path; a save the database refuses (a move at a ply already
+    stored) raises as before and leaves the game as it was."""
+    game_id = active_game(pg_store)
+    row = pg_store.game(game_id)
+    one_by_one = []
+    event.listen(pg_store.engine, "before_cursor_execute", lambda *args: one_by_one.append(args[2]))
+    row.version, row.remaining0 = 1, 170_000
+    pg_store.save_games([GameSave(row, (0, "e2e4", NOW))], "one", lambda save: ("test_games", "x"))
+    assert one_by_one == []
+    assert pg_store.moves(game_id) == ["e2e4"] and pg_store.game(game_id).remaining0 == 170_000
+    row.version, row.remaining0 = 2, 160_000
+    with pytest.raises(IntegrityError):
+        pg_store.save_games([GameSave(row, (0, "d2d4", NOW))], "one")  # ply 0 is taken
+    stored = pg_store.game(game_id)
+    assert (stored.version, stored.remaining0, pg_store.moves(game_id)) == (1, 170_000, ["e2e4"])
+    row.version = 2  # the same version again, now with the next ply: it saves
+    pg_store.save_games([GameSave(row, (1, "e7e5", NOW))], "one")
+    assert pg_store.moves(game_id) == ["e2e4", "e7e5"] and pg_store.game(game_id).remaining0 == 160_000
 
 
 def test_a_process_that_reads_a_game_while_a_save_holds_it_reads_the_saved_version(pg_store):
