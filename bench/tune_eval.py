@@ -19,7 +19,8 @@ a fast self-play game, whose outcome a single later blunder decides.
 
 Orthodox chess's learned tables (superchess/engine/learned_tables.py) come from three steps:
 `positions` (Stockfish playing itself at a fixed node count from seeded random openings, positions
-kept as `games` keeps them), `label`, and `tables`: per piece and cell, a middlegame and an endgame
+kept as `games` keeps them) and `pgn` (the positions of recorded games, e.g. level 8's against
+Stockfish from `anchor_match.py --pgn`, kept the same way), `label`, and `tables`: per piece and cell, a middlegame and an endgame
 correction fitted by logistic loss against the labels (the rest of the evaluation, without learned
 corrections, a fixed offset per position; K fitted first; L2 toward zero), written as the table
 file. It prints the error on the last tenth of the file (later games than the fitted ones) before
@@ -36,7 +37,9 @@ Stockfish with one thread for a depth).
       .venv/bin/python bench/tune_eval.py label --positions /tmp/pos$s.jsonl --out /tmp/lab$s.jsonl
     done
     cat /tmp/lab{1..10}.jsonl > /tmp/labelled.jsonl
-    .venv/bin/python bench/tune_eval.py tables --positions /tmp/labelled.jsonl
+    .venv/bin/python bench/tune_eval.py pgn /tmp/anchor*.pgn --out /tmp/anchor.jsonl
+    .venv/bin/python bench/tune_eval.py label --positions /tmp/anchor.jsonl --out /tmp/anchor_lab.jsonl
+    .venv/bin/python bench/tune_eval.py tables --positions /tmp/anchor_lab.jsonl /tmp/labelled.jsonl
 """
 from __future__ import annotations
 
@@ -155,6 +158,29 @@ def stockfish_positions(args) -> None:
             print(f"\rgame {g + 1}/{args.games}, {written} positions, {time.monotonic() - t0:.0f}s", end="",
                   file=sys.stderr, flush=True)
     print(file=sys.stderr)
+
+
+def pgn_positions(args) -> None:
+    """Orthodox chess positions from recorded games (e.g. `anchor_match.py --pgn`: the positions
+    level 8 meets against Stockfish), kept as `positions` keeps them, with the game's result."""
+    import chess.pgn
+    searcher = _native.Searcher(1)
+    ev = native_search.evaluation(Evaluator(*model(Board("chess"))))
+    written = 0
+    with open(args.out, "w") as out:
+        for name in args.pgn:
+            with open(name) as f:
+                while (game := chess.pgn.read_game(f)) is not None:
+                    result = {"1-0": 1.0, "0-1": 0.0}.get(game.headers.get("Result"), 0.5)
+                    board = game.board()
+                    for move in game.mainline_moves():
+                        if board.ply() >= 12 and not board.is_check():
+                            static, quiet = static_and_quiet(searcher, Board("chess", board.fen()), ev)
+                            if abs(static - quiet) <= args.quiet_cp:
+                                out.write(json.dumps({"variant": "chess", "fen": board.fen(), "result": result}) + "\n")
+                                written += 1
+                        board.push(move)
+    print(f"{written} positions", file=sys.stderr)
 
 
 def label(args) -> None:
@@ -359,10 +385,13 @@ def fit_tables(data: CellData, k: float, args) -> list[float]:
 
 
 def tables(args) -> None:
-    """Fits the chess tables' learned corrections (learned_tables.py) to labelled positions; the
-    last tenth of the file (later games, unseen by the fit) measures the error before and after."""
-    with open(args.positions) as f:
-        rows = [r for r in map(json.loads, f) if r["variant"] == "chess"]
+    """Fits the chess tables' learned corrections (learned_tables.py) to labelled positions (the
+    files in order; a file named twice counts twice); the last tenth (the last file's later games,
+    unseen by the fit) measures the error before and after."""
+    rows = []
+    for name in args.positions:
+        with open(name) as f:
+            rows += [r for r in map(json.loads, f) if r["variant"] == "chess"]
     cut = len(rows) - len(rows) // 10
     t0 = time.monotonic()
     train, held = CellData(rows[:cut]), CellData(rows[cut:])
@@ -414,6 +443,10 @@ def main(argv: list[str] | None = None) -> int:
     lb.add_argument("--out", required=True)
     lb.add_argument("--depth", type=int, default=8)
     lb.add_argument("--stockfish", default="/usr/games/stockfish")
+    pg = sub.add_parser("pgn", help="chess positions from recorded games (PGN files)")
+    pg.add_argument("pgn", nargs="+")
+    pg.add_argument("--out", required=True)
+    pg.add_argument("--quiet-cp", type=int, default=30)
     t = sub.add_parser("tune", help="Texel's method over the positions; writes eval.toml")
     t.add_argument("--positions", required=True)
     t.add_argument("--variants", nargs="+", default=["chess", "super16"], help="whose positions count")
@@ -421,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--rounds", type=int, default=30)
     t.add_argument("--seed", type=int, default=1)
     tb = sub.add_parser("tables", help="fit chess's learned table corrections; writes the table file")
-    tb.add_argument("--positions", required=True, help="labelled (`label`) chess positions")
+    tb.add_argument("--positions", required=True, nargs="+", help="labelled (`label`) chess positions")
     tb.add_argument("--out", default=str(learned_tables.path_for("chess")))
     tb.add_argument("--l2", type=float, default=3e-6, help="weight of the corrections' squares (per cp^2)")
     tb.add_argument("--epochs", type=int, default=12)
@@ -429,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
     tb.add_argument("--lr", type=float, default=2.0, help="Adam's step, centipawns")
     tb.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    commands = {"games": play_games, "positions": stockfish_positions, "label": label, "tune": tune, "tables": tables}
+    commands = {"games": play_games, "positions": stockfish_positions, "pgn": pgn_positions, "label": label,
+                "tune": tune, "tables": tables}
     commands[args.cmd](args)
     return 0
 
