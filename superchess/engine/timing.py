@@ -1,9 +1,9 @@
 """Time management: how long to think, from the remaining clock and the increment.
 
-`budget` returns a soft limit (do not start another iteration after about half of it; the search
-stops deepening there; the native search stretches that share up to 2.2 times while its best move
-keeps changing or its score falls, `_native.soft_time_scale`) and a hard limit (abort the search). The number of moves still to play is
-estimated from the moves played so far unless the protocol gives it (`movestogo`). A safety
+`budget` returns a soft limit (do not start another iteration after about half of it; the native
+search stretches that share up to 2.2 times while its best move keeps changing or its score falls,
+`_native.soft_time_scale`) and a hard limit (abort the search). The number of moves still to play
+is estimated from the moves played so far unless the protocol gives it (`movestogo`). A safety
 reserve (OVERHEAD_MS per move for process hand-off and replies, and never more than a fraction of
 the clock in one move) keeps a normal game from flagging. `level_limits` is a level's search limits
 given the clock, for every family's search.

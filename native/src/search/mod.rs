@@ -4,8 +4,8 @@
 //!
 //! Memory: a searcher holds its transposition table (at most `hash_mb` MB) plus its move-ordering
 //! memory (`Heuristics`: 12 bytes per piece code and cell, 0.37 MB on a 16x16 board, plus at most
-//! 2 MB of continuation history) and, during a search, a copy of the position and per-ply buffers (well under 1 MB). `Searcher.nbytes`
-//! reports the first two.
+//! 2 MB of continuation history) and, during a search, a copy of the position and per-ply buffers
+//! (well under 1 MB). `Searcher.nbytes` reports the first two.
 
 mod alphabeta;
 mod eval;
@@ -198,7 +198,8 @@ impl PySearcher {
     /// (empty: every legal move; moves the position does not allow are kept, ranked last);
     /// `history`: hashes of positions before the position's own history (repetitions);
     /// limits: `depth`, `nodes` (0: none), `soft_ms` (no new iteration after about half of
-    /// it, scaled by the best move's stability: `time_scale`), `hard_ms` (stop), `infinite`; `offset_ms`: time already spent on this move;
+    /// it, scaled by the best move's stability: `time_scale`), `hard_ms` (stop), `infinite`;
+    /// `offset_ms`: time already spent on this move;
     /// `margin`, `noise`, `seed`: the weaker levels' choice among near-best moves and
     /// evaluation noise; `stop`: a `StopFlag`; `info(depth, seldepth, score, nodes, ms, pv,
     /// hashfull)` after each finished iteration. Returns a dict: move, score, depth, seldepth,
