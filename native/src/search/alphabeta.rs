@@ -1110,6 +1110,8 @@ impl<'a> Search<'a> {
         let in_check = self.pos.in_check();
         let mut moves = std::mem::take(&mut self.lists[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
+        let orig_alpha = alpha;
+        let mut best_move = 0;
         let mut best;
         let stand;
         if in_check {
@@ -1129,6 +1131,9 @@ impl<'a> Search<'a> {
             if stand >= beta {
                 self.lists[ply] = moves;
                 self.scores[ply] = scores;
+                if entry.is_none() {
+                    self.tt.store(hash, 0, BOUND_LOWER, Self::to_tt(stand, ply), NO_EVAL, 0);
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -1167,6 +1172,7 @@ impl<'a> Search<'a> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = m;
                     if v >= beta {
                         break;
                     }
@@ -1175,6 +1181,18 @@ impl<'a> Search<'a> {
         }
         self.lists[ply] = moves;
         self.scores[ply] = scores;
+        if !self.stopped && entry.is_none_or(|e| e.depth <= 0) {
+            // depth 0: only the quiescence search takes these results as they are; a main
+            // search's entry for the position is kept
+            let bound = if best >= beta {
+                BOUND_LOWER
+            } else if alpha > orig_alpha {
+                BOUND_EXACT
+            } else {
+                BOUND_UPPER
+            };
+            self.tt.store(hash, 0, bound, Self::to_tt(best, ply), NO_EVAL, best_move);
+        }
         best
     }
 
