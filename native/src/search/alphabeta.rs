@@ -757,6 +757,18 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// What a node's result `best` is, searched with the window (`orig_alpha`, `beta`) and
+    /// raised to `alpha`: a lower bound, exact, or an upper bound.
+    fn bound(best: i32, orig_alpha: i32, alpha: i32, beta: i32) -> u8 {
+        if best >= beta {
+            BOUND_LOWER
+        } else if alpha > orig_alpha {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        }
+    }
+
     fn from_tt(s: i32, ply: usize) -> i32 {
         if s > MATE_BOUND {
             s - ply as i32
@@ -1062,13 +1074,7 @@ impl<'a> Search<'a> {
             // the position without its best move: nothing to store (alpha when no other move)
             return if best == -INF { alpha } else { best };
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if alpha > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = Self::bound(best, orig_alpha, alpha, beta);
         let stored = if best_move != 0 { best_move } else { tt_move };
         self.tt.store(
             hash,
@@ -1110,6 +1116,8 @@ impl<'a> Search<'a> {
         let in_check = self.pos.in_check();
         let mut moves = std::mem::take(&mut self.lists[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
+        let orig_alpha = alpha;
+        let mut best_move = 0;
         let mut best;
         let stand;
         if in_check {
@@ -1129,6 +1137,9 @@ impl<'a> Search<'a> {
             if stand >= beta {
                 self.lists[ply] = moves;
                 self.scores[ply] = scores;
+                if entry.is_none() {
+                    self.tt.store(hash, 0, BOUND_LOWER, Self::to_tt(stand, ply), NO_EVAL, 0);
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -1167,6 +1178,7 @@ impl<'a> Search<'a> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = m;
                     if v >= beta {
                         break;
                     }
@@ -1175,6 +1187,12 @@ impl<'a> Search<'a> {
         }
         self.lists[ply] = moves;
         self.scores[ply] = scores;
+        if !self.stopped && entry.is_none_or(|e| e.depth <= 0) {
+            // depth 0: only the quiescence search takes these results as they are; a main
+            // search's entry for the position is kept
+            let bound = Self::bound(best, orig_alpha, alpha, beta);
+            self.tt.store(hash, 0, bound, Self::to_tt(best, ply), NO_EVAL, best_move);
+        }
         best
     }
 
