@@ -32,7 +32,7 @@ from ..rules.core.encoding import MAX_CODE, code_of
 from ..rules.core.program import Roster
 from ..rules.core.tables import INT, list_bytes, tables_for
 from ..rules.core.variant import Variant, load_variant
-from . import learned_tables
+from . import learned_tables, network
 from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
 
@@ -98,6 +98,8 @@ class Evaluator:
         # learned corrections fit one built-in variant's pieces: not reprogrammed rosters, not a diagram variant
         standard = not any(rosters) and variant.piece_compiler is None
         corrections = learned_tables.load(variant) if learned and standard else None
+        #: the learned network the native search evaluates with instead, when the variant has one
+        self.network = network.load(variant) if learned and standard else None
         for side in (0, 1):
             sign = 1 if side == 0 else -1
             promo_best = max((values[side][c] for c in variant.promotion_choices), default=0)
