@@ -1,6 +1,6 @@
 """The learned evaluation network of orthodox chess: data (`nets/chess.net`, trained by
-`bench/net_train.py` on Stockfish-scored positions) that the native search evaluates with in place
-of the tables and terms, for the standard rosters only.
+`bench/net_train.py` on Stockfish-scored positions) whose output the native search adds to its
+evaluation as a correction, for the standard rosters only.
 
 Shape: 768 inputs per point of view (a piece's side relative to the view, its kind among
 P N B R Q K, its square; Black's view mirrors the ranks), one layer of `HIDDEN` units shared by
@@ -53,8 +53,8 @@ class Network:
     b2: int
 
     def evaluate(self, white: Sequence[int], black: Sequence[int], side: int) -> int:
-        """The score in centipawns for `side` (0 White) from the active inputs of White's and
-        Black's views: the reference the native search must match exactly."""
+        """The correction in centipawns for `side` (0 White) from the active inputs of White's
+        and Black's views: the reference the native search must match exactly."""
         views = (white, black)
         total = self.b2
         for half, view in enumerate((side, 1 - side)):

@@ -111,11 +111,11 @@ pub struct EvalTables {
     pub insufficient: Insufficient,
     /// half-moves without capture or pawn move after which the game is drawn (the claim)
     pub move_rule: u32,
-    /// the learned network that evaluates in place of the tables and terms, when there is one
+    /// the learned network that corrects the evaluation, when there is one
     pub net: Option<Network>,
 }
 
-/// The incrementally kept table sums (and the network's, when it evaluates).
+/// The incrementally kept table sums (and the network's, when there is one).
 #[derive(Clone, Copy, Default)]
 pub struct Acc {
     pub mg: i32,
@@ -233,19 +233,18 @@ impl EvalTables {
         a
     }
 
-    /// The evaluation from the side to move's point of view. Outside the window (`alpha`,
-    /// `beta`) by more than the lazy margin, King safety and the sliders' reach are skipped.
+    /// The evaluation from the side to move's point of view, with the network's correction when
+    /// there is one. Outside the window (`alpha`, `beta`) by more than the lazy margin, King
+    /// safety and the sliders' reach are skipped.
     pub fn evaluate(&self, pos: &Pos, acc: &Acc, alpha: i32, beta: i32) -> i32 {
-        if let Some(net) = &self.net {
-            return net.evaluate(&acc.net, pos.side);
-        }
         let (mut mg, mut eg) = (acc.mg, acc.eg);
         self.pawns(pos, &mut mg, &mut eg);
         let pm = self.phase_max;
         let ph = acc.ph.clamp(0, pm);
         let blended = (mg as i64 * ph as i64 + eg as i64 * (pm - ph) as i64) / pm as i64;
         let sign = if pos.side == 0 { 1 } else { -1 };
-        let fast = sign * blended as i32 + self.terms.tempo;
+        let correction = self.net.as_ref().map_or(0, |net| net.evaluate(&acc.net, pos.side));
+        let fast = sign * blended as i32 + self.terms.tempo + correction;
         let margin = self.terms.lazy_margin;
         if fast - margin >= beta || fast + margin <= alpha {
             return fast;
