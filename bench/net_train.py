@@ -8,7 +8,7 @@ best so far on the held-out positions (the last of each file: later games). Plai
 scipy's sparse products (bench-only dependencies), Adam; the first-layer weights are kept within
 what the native search's 16-bit sums hold. Writes the quantized file the engine loads.
 
-    .venv/bin/pip install numpy scipy
+    .venv/bin/pip install -e '.[train]'
     .venv/bin/python bench/net_train.py /tmp/net1.jsonl /tmp/net2.jsonl --out superchess/engine/nets/chess.net
 """
 from __future__ import annotations
@@ -26,9 +26,6 @@ import scipy.sparse as sp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from superchess.engine import network  # noqa: E402
 
-KINDS = {c: i for i, c in enumerate("PNBRQK")}
-
-
 def features(fen: str) -> tuple[list[int], list[int], int]:
     """The active inputs from the side to move's and the other side's view, and who moves (0 White)."""
     placement, turn = fen.split()[:2]
@@ -42,7 +39,7 @@ def features(fen: str) -> tuple[list[int], list[int], int]:
             file += int(ch)
         else:
             side = 0 if ch.isupper() else 1
-            kind, square = KINDS[ch.upper()], rank * 8 + file
+            kind, square = network.KINDS.index(ch.upper()), rank * 8 + file
             for view in (0, 1):
                 views[view].append(network.feature(view, side, kind, square))
             file += 1
@@ -158,10 +155,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("positions", nargs="+")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--batch", type=int, default=4096)
-    ap.add_argument("--lr", type=float, default=0.005)
-    ap.add_argument("--lam", type=float, default=0.9, help="share of Stockfish's score in the target")
+    ap.add_argument("--lr", type=float, default=0.002)
+    ap.add_argument("--lam", type=float, default=1.0, help="share of Stockfish's score in the target")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--processes", type=int, default=2, help="for the uncorrected scores")
     ap.add_argument("--held-out", type=float, default=0.05, help="share of each file's last positions held out")

@@ -19,7 +19,8 @@ King shelter it (a Fortress most: under super16's Fortress rule it garrisons the
 so non-royal attackers that capture them die too), and enemy pieces near the King, weighted by
 value and closeness, threaten it. The search only pays for it when the cheap part of the score is
 near the window (lazy evaluation). The native search (native/src/search/eval.rs) adds pawn
-structure and weighs royal attackers, from the same tables and `[terms]`.
+structure and weighs royal attackers, from the same tables and `[terms]`, and for orthodox chess
+the correction of a learned network (network.py).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The learned evaluation network (engine/network.py, native/src/search/network.rs): the shipped
-chess network is what the native search evaluates with, exactly as the Python reference computes
-it; files are checked; only orthodox chess with the standard rosters has one."""
+"""The learned evaluation network (engine/network.py, native/src/search/network.rs): the native
+search adds the shipped chess network's correction to its evaluation, exactly as the Python
+reference computes it; files are checked; only orthodox chess with the standard rosters has one."""
 from __future__ import annotations
 
 import random
@@ -41,10 +41,11 @@ def random_game(seed: int, plies: int = 80) -> list[chess.Move]:
     return moves
 
 
-def test_chess_ships_a_network_and_the_native_search_evaluates_with_it():
+def test_chess_ships_a_network_and_the_native_search_adds_its_correction():
     ev = Evaluator("chess", STANDARD)
     assert ev.network is not None
-    native = native_search.evaluation(ev)
+    corrected = native_search.evaluation(ev)
+    uncorrected = native_search.evaluation(Evaluator("chess", STANDARD, corrected=False))
     probe = _native.Searcher(1)
     board = chess.Board()
     seen = set()
@@ -52,15 +53,17 @@ def test_chess_ships_a_network_and_the_native_search_evaluates_with_it():
         board.reset()
         for move in random_game(seed):
             board.push(move)
-            score = probe.evaluate(Board("chess", board.fen()).native_position()[0], native)[0]
-            assert score == reference(ev.network, board), board.fen()
-            seen.add(score)
-    assert len(seen) > 50  # the scores follow the positions
+            position = Board("chess", board.fen()).native_position()[0]
+            correction = probe.evaluate(position, corrected)[0] - probe.evaluate(position, uncorrected)[0]
+            assert correction == reference(ev.network, board), board.fen()
+            seen.add(correction)
+    assert len(seen) > 30  # the corrections follow the positions
 
 
 def test_the_network_is_kept_move_by_move_through_en_passant_castling_and_promotion():
     ev = Evaluator("chess", STANDARD)
     native = native_search.evaluation(ev)
+    plain = native_search.evaluation(Evaluator("chess", STANDARD, corrected=False))
     probe = _native.Searcher(1)
     # an en passant capture, both sides castling, a promotion that captures
     line = "e2e4 g8f6 e4e5 d7d5 e5d6 e7e6 g1f3 f8e7 f1e2 e8g8 e1g1 a7a6 d6c7 a6a5 c7b8q".split()
@@ -74,11 +77,13 @@ def test_the_network_is_kept_move_by_move_through_en_passant_castling_and_promot
     for k, uci in enumerate(line, 1):
         position.push_uci(uci)
         kept, fresh, _ = probe.evaluate(start.native_position()[0], native, codes[:k])
-        assert kept == fresh == reference(ev.network, position), uci
+        uncorrected = probe.evaluate(start.native_position()[0], plain, codes[:k])[0]
+        assert kept == fresh == uncorrected + reference(ev.network, position), uci
 
 
 def test_only_orthodox_chess_with_standard_rosters_has_a_network():
     assert Evaluator("chess", STANDARD, learned=False).network is None  # what table tuning fits
+    assert Evaluator("chess", STANDARD, corrected=False).network is None  # what the network is trained on
     for variant in ("super16", "superchess", "capablanca"):
         assert Evaluator(variant, STANDARD).network is None
 

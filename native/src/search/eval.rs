@@ -7,7 +7,9 @@
 //! computed here from the position: pawn structure (doubled, isolated, passed pawns, for any
 //! pawn-like piece) and King safety (the shelter of own pieces next to the King, a Fortress most;
 //! enemy pieces near it, royal attackers weighted up because the Fortress's garrison does not
-//! deter them). The two are blended by the phase (non-pawn material left).
+//! deter them). The two are blended by the phase (non-pawn material left). Where the variant has
+//! a learned network (orthodox chess), its correction is added (`network.rs`), its first layer
+//! kept move by move with the tables' sums.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
