@@ -19,7 +19,8 @@ King shelter it (a Fortress most: under super16's Fortress rule it garrisons the
 so non-royal attackers that capture them die too), and enemy pieces near the King, weighted by
 value and closeness, threaten it. The search only pays for it when the cheap part of the score is
 near the window (lazy evaluation). The native search (native/src/search/eval.rs) adds pawn
-structure and weighs royal attackers, from the same tables and `[terms]`.
+structure and weighs royal attackers, from the same tables and `[terms]`, and for orthodox chess
+the correction of a learned network (network.py).
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from ..rules.core.encoding import MAX_CODE, code_of
 from ..rules.core.program import Roster
 from ..rules.core.tables import INT, list_bytes, tables_for
 from ..rules.core.variant import Variant, load_variant
-from . import learned_tables
+from . import learned_tables, network
 from .diagram_values import material as diagram_material
 from .values import piece_profile, piece_values
 
@@ -66,11 +67,13 @@ def unpack(x: int) -> tuple[int, int, int]:
 
 class Evaluator:
     """Evaluation tables for one variant and roster pair (cached: see `evaluator_for`), built with
-    `params` (eval.toml's by default) and the variant's learned corrections unless `learned` is
-    False (what they are fitted against)."""
+    `params` (eval.toml's by default), the variant's learned corrections unless `learned` is
+    False (what they are fitted against) and its network's unless `corrected` is False (what the
+    network is trained against)."""
 
     def __init__(self, variant_name: str | Variant, rosters: tuple[Roster, Roster],
-                 params: dict[str, dict[str, float]] | None = None, learned: bool = True) -> None:
+                 params: dict[str, dict[str, float]] | None = None, learned: bool = True,
+                 corrected: bool = True) -> None:
         variant = load_variant(variant_name) if isinstance(variant_name, str) else variant_name
         self.variant = variant
         self.params = params or default_params()
@@ -98,6 +101,8 @@ class Evaluator:
         # learned corrections fit one built-in variant's pieces: not reprogrammed rosters, not a diagram variant
         standard = not any(rosters) and variant.piece_compiler is None
         corrections = learned_tables.load(variant) if learned and standard else None
+        #: the learned network whose correction the native search adds, when the variant has one
+        self.network = network.load(variant) if learned and corrected and standard else None
         for side in (0, 1):
             sign = 1 if side == 0 else -1
             promo_best = max((values[side][c] for c in variant.promotion_choices), default=0)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from ..rules.core.encoding import MAX_CODE, type_of
 from ..rules.core.hooks import INSUFFICIENT_MATERIAL
 from ..rules.core.native import NativePosition
+from . import network
 from .evaluate import Evaluator, evaluator_for, unpack
 from .search import MATE, Limits, Result, choose_near_best
 
@@ -71,9 +72,11 @@ def evaluation(ev: Evaluator) -> "_native.Evaluation":
         minor = [letters.get(code) in ("N", "B") for code in range(MAX_CODE)]
         rule = next(name for name, hook in INSUFFICIENT_MATERIAL.items() if hook is variant.insufficient_material)
         terms = {k: int(v) for k, v in ev.params["terms"].items()}
+        net = ev.network and (ev.network.w1.tolist(), ev.network.b1.tolist(), ev.network.w2.tolist(),
+                              ev.network.b2, *network.inputs(variant))
         out = _evaluations[ev] = _native.Evaluation(
             n, variant.geometry.files, mg, eg, phase, ev.phase_max, ev.value, ev.order_value,
-            ev.attack_weight, ev.shield, minor, ev.zone_radius, terms, rule, variant.move_rule_claim)
+            ev.attack_weight, ev.shield, minor, ev.zone_radius, terms, rule, variant.move_rule_claim, net)
     return out
 
 

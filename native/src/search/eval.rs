@@ -7,12 +7,15 @@
 //! computed here from the position: pawn structure (doubled, isolated, passed pawns, for any
 //! pawn-like piece) and King safety (the shelter of own pieces next to the King, a Fortress most;
 //! enemy pieces near it, royal attackers weighted up because the Fortress's garrison does not
-//! deter them). The two are blended by the phase (non-pawn material left).
+//! deter them). The two are blended by the phase (non-pawn material left). Where the variant has
+//! a learned network (orthodox chess), its correction is added (`network.rs`), its first layer
+//! kept move by move with the tables' sums.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::network::{Accumulator, Network, NetworkData};
 use crate::encoding::{side_of, MAX_CODE};
 use crate::position::Pos;
 use crate::tables::Group;
@@ -110,14 +113,17 @@ pub struct EvalTables {
     pub insufficient: Insufficient,
     /// half-moves without capture or pawn move after which the game is drawn (the claim)
     pub move_rule: u32,
+    /// the learned network that corrects the evaluation, when there is one
+    pub net: Option<Network>,
 }
 
-/// The incrementally kept table sums.
+/// The incrementally kept table sums (and the network's, when there is one).
 #[derive(Clone, Copy, Default)]
 pub struct Acc {
     pub mg: i32,
     pub eg: i32,
     pub ph: i32,
+    pub net: Accumulator,
 }
 
 fn per_code(v: Vec<i32>, what: &str) -> PyResult<Vec<i32>> {
@@ -147,6 +153,7 @@ impl EvalTables {
         terms: &Bound<PyDict>,
         insufficient: &str,
         move_rule: u32,
+        net: Option<NetworkData>,
     ) -> PyResult<EvalTables> {
         if n == 0 || n > 1024 || files == 0 || !n.is_multiple_of(files) {
             return Err(PyValueError::new_err("evaluation: bad board size"));
@@ -182,11 +189,14 @@ impl EvalTables {
                 }
             },
             move_rule,
+            net: net.map(|d| Network::new(d, MAX_CODE * n)).transpose()?,
         })
     }
 
     pub fn nbytes(&self) -> usize {
-        std::mem::size_of::<EvalTables>() + 4 * (self.mg.len() + self.eg.len() + 7 * MAX_CODE)
+        std::mem::size_of::<EvalTables>()
+            + 4 * (self.mg.len() + self.eg.len() + 7 * MAX_CODE)
+            + self.net.as_ref().map_or(0, Network::nbytes)
     }
 
     #[inline]
@@ -195,6 +205,9 @@ impl EvalTables {
         a.mg += self.mg[i];
         a.eg += self.eg[i];
         a.ph += self.phase[code as usize];
+        if let Some(net) = &self.net {
+            net.update(&mut a.net, i, 1);
+        }
     }
 
     #[inline]
@@ -203,11 +216,17 @@ impl EvalTables {
         a.mg -= self.mg[i];
         a.eg -= self.eg[i];
         a.ph -= self.phase[code as usize];
+        if let Some(net) = &self.net {
+            net.update(&mut a.net, i, -1);
+        }
     }
 
     /// The table sums of a position, from scratch.
     pub fn acc(&self, pos: &Pos) -> Acc {
-        let mut a = Acc::default();
+        let mut a = Acc {
+            net: self.net.as_ref().map_or_else(Accumulator::default, Network::empty),
+            ..Acc::default()
+        };
         for side in 0..2 {
             for &c in &pos.pieces[side] {
                 self.add(&mut a, pos.board[c as usize], c as usize);
@@ -216,8 +235,9 @@ impl EvalTables {
         a
     }
 
-    /// The evaluation from the side to move's point of view. Outside the window (`alpha`,
-    /// `beta`) by more than the lazy margin, King safety and the sliders' reach are skipped.
+    /// The evaluation from the side to move's point of view, with the network's correction when
+    /// there is one. Outside the window (`alpha`, `beta`) by more than the lazy margin, King
+    /// safety and the sliders' reach are skipped.
     pub fn evaluate(&self, pos: &Pos, acc: &Acc, alpha: i32, beta: i32) -> i32 {
         let (mut mg, mut eg) = (acc.mg, acc.eg);
         self.pawns(pos, &mut mg, &mut eg);
@@ -225,7 +245,8 @@ impl EvalTables {
         let ph = acc.ph.clamp(0, pm);
         let blended = (mg as i64 * ph as i64 + eg as i64 * (pm - ph) as i64) / pm as i64;
         let sign = if pos.side == 0 { 1 } else { -1 };
-        let fast = sign * blended as i32 + self.terms.tempo;
+        let correction = self.net.as_ref().map_or(0, |net| net.evaluate(&acc.net, pos.side));
+        let fast = sign * blended as i32 + self.terms.tempo + correction;
         let margin = self.terms.lazy_margin;
         if fast - margin >= beta || fast + margin <= alpha {
             return fast;

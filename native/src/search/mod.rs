@@ -9,6 +9,7 @@
 
 mod alphabeta;
 mod eval;
+mod network;
 mod see;
 mod tt;
 
@@ -26,6 +27,7 @@ use alphabeta::{Heuristics, Iteration, Limits, Search};
 pub use alphabeta::time_scale;
 pub use alphabeta::{MATE, MATE_BOUND};
 use eval::EvalTables;
+use network::NetworkData;
 use tt::Tt;
 
 /// The largest `Hash` accepted, in MB.
@@ -41,8 +43,11 @@ pub struct PyEvaluation {
 impl PyEvaluation {
     /// Per code * n + cell: `mg`, `eg` (Player 1's point of view); per code: `phase`, `value`,
     /// `order_value`, `attack_weight`, `shield`, `minor`; `terms`: eval.toml's [terms];
-    /// `insufficient`: "never", "fide" or "lone_minor"; `move_rule`: the claimable half-moves.
+    /// `insufficient`: "never", "fide" or "lone_minor"; `move_rule`: the claimable half-moves;
+    /// `net`: the learned network's weights and each view's input per code * n + cell.
     #[new]
+    #[pyo3(signature = (n, files, mg, eg, phase, phase_max, value, order_value, attack_weight,
+                        shield, minor, zone_radius, terms, insufficient, move_rule, net=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -60,6 +65,7 @@ impl PyEvaluation {
         terms: &Bound<PyDict>,
         insufficient: &str,
         move_rule: u32,
+        net: Option<NetworkData>,
     ) -> PyResult<PyEvaluation> {
         let ev = EvalTables::new(
             n,
@@ -77,6 +83,7 @@ impl PyEvaluation {
             terms,
             insufficient,
             move_rule,
+            net,
         )?;
         Ok(PyEvaluation { ev: Arc::new(ev) })
     }
