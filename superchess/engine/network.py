@@ -5,7 +5,7 @@ evaluation as a correction, for the standard rosters only.
 Shape: 768 inputs per point of view (a piece's side relative to the view, its kind among
 P N B R Q K, its square; Black's view mirrors the ranks), one layer of `HIDDEN` units shared by
 both views and clipped to [0, 1], then both views (the side to move's first) into one output,
-the score in units of `SCALE` centipawns. The file holds the weights quantized: the first layer
+the correction in units of `SCALE` centipawns. The file holds the weights quantized: the first layer
 times `QA` (16-bit, so the native search sums it move by move), the output times `QB`.
 
 File format (little-endian): the 8-byte magic, then u16 hidden, scale, qa, qb; the first layer's
@@ -15,6 +15,7 @@ units first), the output bias (i32, times QA * QB).
 from __future__ import annotations
 
 import struct
+import sys
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,7 @@ QB = 64
 #: within 16 bits times QA
 W1_LIMIT = 1.98
 KINDS = "PNBRQK"
-#: the variants with a network, by the letters of their pieces (standard rosters only)
+#: the variants a network is made for: 8x8 boards with the pieces of KINDS
 VARIANTS = ("chess",)
 
 
@@ -93,7 +94,7 @@ def decode(data: bytes, source: str) -> Network:
     for size in sizes:
         a = array("h")
         a.frombytes(data[at:at + 2 * size])
-        if struct.pack("=h", 1) != struct.pack("<h", 1):
+        if sys.byteorder == "big":
             a.byteswap()
         parts.append(a)
         at += 2 * size

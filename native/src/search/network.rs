@@ -1,11 +1,11 @@
 //! The learned evaluation network (`engine/network.py` describes its shape and file): one layer
 //! of `HIDDEN` 16-bit units per point of view, kept up to date move by move like the tables'
-//! sums, clipped and weighed into one score.
+//! sums, clipped and weighed into one correction of the evaluation.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-pub const HIDDEN: usize = 128;
+const HIDDEN: usize = 128;
 const INPUTS: usize = 768;
 const SCALE: i64 = 174;
 const QA: i16 = 255;
@@ -85,7 +85,7 @@ impl Network {
         }
     }
 
-    /// The score in centipawns for `side` (0: Player 1, White).
+    /// The correction in centipawns for `side` (0: Player 1, White).
     pub fn evaluate(&self, a: &Accumulator, side: usize) -> i32 {
         let mut total = self.b2 as i64;
         for (half, view) in [side, 1 - side].into_iter().enumerate() {
