@@ -30,20 +30,17 @@ def features(fen: str) -> tuple[list[int], list[int], int]:
     """The active inputs from the side to move's and the other side's view, and who moves (0 White)."""
     placement, turn = fen.split()[:2]
     stm = 0 if turn == "w" else 1
-    views: tuple[list[int], list[int]] = ([], [])
-    rank, file = 7, 0
-    for ch in placement:
-        if ch == "/":
-            rank, file = rank - 1, 0
-        elif ch.isdigit():
-            file += int(ch)
-        else:
-            side = 0 if ch.isupper() else 1
-            kind, square = network.KINDS.index(ch.upper()), rank * 8 + file
-            for view in (0, 1):
-                views[view].append(network.feature(view, side, kind, square))
-            file += 1
-    return views[stm], views[1 - stm], stm
+    pieces = []
+    for rank, row in enumerate(reversed(placement.split("/"))):
+        file = 0
+        for ch in row:
+            if ch.isdigit():
+                file += int(ch)
+            else:
+                pieces.append((0 if ch.isupper() else 1, network.KINDS.index(ch.upper()), rank * 8 + file))
+                file += 1
+    both = network.views(pieces)
+    return both[stm], both[1 - stm], stm
 
 
 def _uncorrected(fens: list[str]) -> list[int]:
@@ -171,6 +168,7 @@ def main() -> None:
     model = Model(rng)
     best = model.loss(own[held], other[held], offset[held], target[held])
     print(f"uncorrected: held out {best:.5f}", file=sys.stderr)
+    written = False
     for epoch in range(args.epochs):
         lr = args.lr * (0.3 if epoch >= args.epochs * 0.75 else 1.0)
         rng.shuffle(train)
@@ -185,7 +183,8 @@ def main() -> None:
             best = held_loss
             Path(args.out).parent.mkdir(parents=True, exist_ok=True)
             Path(args.out).write_bytes(network.encode(model.p["w1"], model.p["b1"], model.p["w2"], float(model.p["b2"][0])))
-    print(f"best held-out loss {best:.5f}" + ("" if Path(args.out).exists() else "; nothing written: no epoch improved"),
+            written = True
+    print(f"best held-out loss {best:.5f}" + ("" if written else "; nothing written: no epoch improved"),
           file=sys.stderr)
 
 

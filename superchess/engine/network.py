@@ -19,7 +19,7 @@ import sys
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..rules.core.encoding import MAX_CODE, side_of, type_of
 from ..rules.core.variant import Variant
@@ -44,6 +44,16 @@ def feature(view: int, side: int, kind: int, square: int) -> int:
     side's point of view."""
     own = 0 if side == view else 1
     return own * 384 + kind * 64 + (square if view == 0 else square ^ 56)
+
+
+def views(pieces: Iterable[tuple[int, int, int]]) -> tuple[list[int], list[int]]:
+    """The active inputs from White's and from Black's view of pieces given as (side, kind,
+    square)."""
+    white, black = [], []
+    for side, kind, square in pieces:
+        white.append(feature(0, side, kind, square))
+        black.append(feature(1, side, kind, square))
+    return white, black
 
 
 @dataclass(frozen=True)

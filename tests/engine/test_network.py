@@ -19,12 +19,10 @@ STANDARD = (Roster(), Roster())
 
 def reference(net: network.Network, board: chess.Board) -> int:
     """The Python reference's score of a python-chess position, for the side to move."""
-    views: tuple[list[int], list[int]] = ([], [])
-    for square, piece in board.piece_map().items():
-        side = 0 if piece.color == chess.WHITE else 1
-        for view in (0, 1):
-            views[view].append(network.feature(view, side, network.KINDS.index(piece.symbol().upper()), square))
-    return net.evaluate(views[0], views[1], 0 if board.turn == chess.WHITE else 1)
+    white, black = network.views((0 if piece.color == chess.WHITE else 1,
+                                  network.KINDS.index(piece.symbol().upper()), square)
+                                 for square, piece in board.piece_map().items())
+    return net.evaluate(white, black, 0 if board.turn == chess.WHITE else 1)
 
 
 def random_game(seed: int, plies: int = 80) -> list[chess.Move]:
