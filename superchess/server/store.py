@@ -770,13 +770,15 @@ class Store:
     # -- leases (several processes) -----------------------------------------------------------
     def take_leases(self, owner: str, now: int, ttl_ms: int, game_ids: list[str] | None = None) -> set[str]:
         """Take for `owner` the leases of `game_ids` (or of every game in play) that nobody holds or
-        whose lease expired by `now`; renew those it holds; drop its leases of games that are over.
-        The leases other processes hold are not touched (nor locked). PostgreSQL. The games it
-        holds now."""
+        whose lease expired by `now`; renew those it holds (a game claimed as it starts is held
+        before its start is saved); drop its leases of games that are over. The leases other
+        processes hold are not touched (nor locked). PostgreSQL. The games it holds now."""
+        everything = """(status IN ('active', 'setup') OR EXISTS (
+            SELECT 1 FROM game_leases mine WHERE mine.game_id = games.id AND mine.owner = :owner))"""
         statement = text("""
             INSERT INTO game_leases (game_id, owner, expires_at)
             SELECT id, CAST(:owner AS varchar), :until FROM games WHERE """ +
-                         ("id = ANY(:ids)" if game_ids is not None else "status IN ('active', 'setup')") + """
+                         ("id = ANY(:ids)" if game_ids is not None else everything) + """
             AND NOT EXISTS (SELECT 1 FROM game_leases held WHERE held.game_id = games.id
                             AND held.owner <> :owner AND held.expires_at >= :now)
             ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at

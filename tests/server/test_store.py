@@ -91,6 +91,23 @@ def test_a_lease_is_held_until_it_expires_then_taken_by_another_owner(postgres_u
         store.engine.dispose()
 
 
+def test_a_game_claimed_before_it_starts_stays_its_owner_s_through_the_sweep(postgres_url):
+    """A process claims a game as it starts it (`Cluster.claim`), before the start is saved: its
+    sweep in between still names the game as held, or the process would drop it, then take it
+    over from itself once the start is saved (a 'resumed' event in a game nobody left)."""
+    store = Store(postgres_url)
+    try:
+        game_id = active_game(store)
+        row = store.game(game_id)
+        row.status = "waiting"
+        store.save_games([GameSave(row)])
+        assert store.take_leases("a", NOW, TTL, [game_id]) == {game_id}
+        assert store.take_leases("b", NOW, TTL) == set()  # nobody takes a waiting game's lease
+        assert store.take_leases("a", NOW, TTL) == {game_id}
+    finally:
+        store.engine.dispose()
+
+
 @pytest.fixture
 def pg_store(postgres_url):
     store = Store(postgres_url)
