@@ -30,14 +30,13 @@ import os
 import secrets
 import socket
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
 import psycopg
 
-from .store import GameSave, Store, row_values
+from .store import LEASE_MS, GameSave, Store, row_values, wall_ms
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -47,14 +46,8 @@ log = logging.getLogger("superchess.server")
 
 GAMES = "superchess_games"  # NOTIFY channel of the games' events
 LOBBY = "superchess_lobby"  # NOTIFY channel of the lobby's messages
-LEASE_MS = 3000  # a game's lease lasts this long unless renewed
 RENEW_EVERY_S = 1.0  # leases are renewed, and expired ones taken over, this often
 MAX_NOTE = 7900  # bytes of a NOTIFY payload at most (PostgreSQL's limit is 8000)
-
-
-def wall_ms() -> int:
-    """Leases expire by the wall clock (shared by the processes), not by the games' clock."""
-    return int(time.time() * 1000)
 
 
 class Cluster:
@@ -79,6 +72,10 @@ class Cluster:
     def claim(self, game_id: str) -> None:
         """Own a game this process starts (unless another owns it already)."""
         self.owned |= self.store.take_leases(self.owner, wall_ms(), LEASE_MS, [game_id])
+
+    def made(self, game_id: str) -> None:
+        """Own a game this process made: its lease was taken in the transaction that made it."""
+        self.owned.add(game_id)
 
     async def _renew(self) -> None:
         """Renew this process's leases, take the expired and missing ones, and take over the games

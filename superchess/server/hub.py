@@ -387,11 +387,12 @@ class Hub:
         self._evict_if_done(g.row.id)
 
     def adopt(self, g: LiveGame) -> None:
-        """A game started elsewhere (an accepted seek, a rematch) and saved: served from here on."""
+        """A game made here by another event (an accepted seek, a rematch) and saved, leased to this
+        process by that save: served from here on."""
         g.show_ratings(self.ratings_view(g.row))
         self.live[g.row.id] = g
         if self.cluster is not None:
-            self.cluster.claim(g.row.id)
+            self.cluster.made(g.row.id)
         self._served(g)
 
     # -- other processes (cluster.py) --------------------------------------------------------

@@ -28,11 +28,10 @@ from typing import TYPE_CHECKING, Callable
 
 from . import ratings, variants
 from .clock import TIME_CONTROLS
-from .cluster import LEASE_MS, wall_ms
 from .glicko2 import Rating
 from .hub import Connection, Hub
 from .live import LiveGame
-from .store import DAY_MS, GameRow, PlayerRow, SeekRow, Store, new_token, waiting_game
+from .store import DAY_MS, LEASE_MS, GameRow, PlayerRow, SeekRow, Store, new_token, waiting_game, wall_ms
 from .throttle import Throttle
 
 if TYPE_CHECKING:
@@ -264,7 +263,7 @@ class Lobby:
         setattr(row, f"player{seek.creator_side ^ 1}_id", acceptor_id)
         names = {pid: self.store.player(pid).name for pid in (seek.creator_id, acceptor_id)}
         game = await self.hub.offload.run(LiveGame.started, row, names, now)
-        if not self.store.take_seek(seek.id, game.sync_row(now)):
+        if not self.store.take_seek(seek.id, game.sync_row(now), None if self.cluster is None else self.cluster.owner):
             raise SeekRefused(404, "this seek is gone: someone else accepted it first")
         self.hub.adopt(game)
         self._removed([seek.id], "accepted")

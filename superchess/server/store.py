@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
@@ -397,6 +398,19 @@ SESSION_TOUCH_MS = DAY_MS  # how stale `last_seen` may get before a use writes i
 PURGE_BATCH = 500
 PRESENCE_KEPT_MS = 60_000  # presence rows expired this long are deleted
 DEAD_PROCESS_MS = 30_000  # a process whose row expired this long ago is dead: its follows are dropped
+LEASE_MS = 3000  # a game's lease (`game_leases`) lasts this long unless its owner renews it
+
+
+def wall_ms() -> int:
+    """Leases and presence expire by the wall clock (shared by the processes), not by the games' clock."""
+    return int(time.time() * 1000)
+
+
+def _made_by(conn, game_id: str, process: str) -> None:
+    """A game `process` makes, in the transaction that makes it: followed by it and leased to it,
+    so no other process's sweep takes it over between the commit and the maker's next renewal."""
+    conn.execute(insert(FollowerRow.__table__).values(game_id=game_id, process=process))
+    conn.execute(insert(LeaseRow.__table__).values(game_id=game_id, owner=process, expires_at=wall_ms() + LEASE_MS))
 
 
 def engine_url(url: str) -> str:
@@ -602,7 +616,7 @@ class Store:
         With `process` (several processes over one PostgreSQL: the saving process's name) each
         game's stored version must be the one before its row's, read with the row locked: a game
         another process wrote first is left out of the transaction and named among the `stale`
-        games returned (its caller reloads it). A game this save makes is followed by `process`.
+        games returned (its caller reloads it). A game this save makes is `process`'s (`_made_by`).
         `publish(save)` gives a (channel, payload) notification to send on commit (PostgreSQL's
         NOTIFY: delivered with the commit, in commit order), for the games another process follows
         (`read_game`): nobody else holds a copy of the others."""
@@ -710,7 +724,7 @@ class Store:
                     s.flush()
                     s.expunge(new_game)
                 if process is not None:
-                    conn.execute(insert(FollowerRow.__table__).values(game_id=new_game.id, process=process))
+                    _made_by(conn, new_game.id, process)
             if pool is not None and row.status == "finished":
                 change = _rate(conn, row, pool)
                 if change:
@@ -973,8 +987,9 @@ class Store:
         with self.session() as s:
             return list(s.execute(q.order_by(SeekRow.created_at, SeekRow.id)))
 
-    def take_seek(self, seek_id: str, game: GameRow) -> bool:
-        """Close the seek and add the game it became, in one transaction; False (nothing changed)
+    def take_seek(self, seek_id: str, game: GameRow, process: str | None = None) -> bool:
+        """Close the seek and add the game it became, in one transaction (with `process`, the
+        accepting process of several: the game is its own, `_made_by`); False (nothing changed)
         if the seek was gone: of two acceptances at once, exactly one makes a game."""
         with self.engine.begin() as conn:
             if conn.execute(delete(SeekRow.__table__).where(SeekRow.__table__.c.id == seek_id)).rowcount != 1:
@@ -983,6 +998,8 @@ class Store:
                 s.add(game)
                 s.flush()
                 s.expunge(game)
+            if process is not None:
+                _made_by(conn, game.id, process)
         return True
 
     def drop_seek(self, seek_id: str) -> bool:

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 
-from superchess.server.store import DEAD_PROCESS_MS, FollowerRow, GameSave, Store, waiting_game
+from superchess.server.store import DEAD_PROCESS_MS, FollowerRow, GameSave, SeekRow, Store, waiting_game, wall_ms
 
 pytestmark = pytest.mark.postgresql  # these run on PostgreSQL too (tests/server/conftest.py)
 
@@ -191,13 +191,25 @@ def test_a_process_that_reads_a_game_while_a_save_holds_it_reads_the_saved_versi
     assert (stored.version, moves) == (1, ["e2e4"])
 
 
-def test_a_game_a_save_makes_is_followed_by_its_process(pg_store):
+def test_a_game_a_process_makes_is_followed_and_leased_by_it_from_the_commit_that_makes_it(pg_store):
+    """A rematch (made by a save) and an accepted seek's game: no other process's sweep between
+    their commit and their maker's next renewal takes them over."""
     game_id = active_game(pg_store)
     row = pg_store.game(game_id)
     row.version, row.status = 1, "finished"
     rematch = waiting_game("chess", "blitz-3+2", row.player0_id, 0, NOW)
+    rematch.player1_id, rematch.status = row.player1_id, "active"
     pg_store.save_games([GameSave(row, new_game=rematch)], "one")
-    assert followers(pg_store, rematch.id) == ["one"]
+    seek = SeekRow(id="seek1", creator_id=row.player0_id, variant="chess", time_control="blitz-3+2", mode="normal",
+                   creator_side=0, rated=0, rating_variant="chess", speed="blitz", created_at=NOW)
+    assert pg_store.add_seek(seek, 3, NOW)
+    accepted = waiting_game("chess", "blitz-3+2", row.player0_id, 0, NOW)
+    accepted.player1_id, accepted.status = row.player1_id, "active"
+    assert pg_store.take_seek("seek1", accepted, "one")
+    for made in (rematch.id, accepted.id):
+        assert followers(pg_store, made) == ["one"]
+    assert pg_store.take_leases("two", wall_ms(), TTL) == set()
+    assert pg_store.take_leases("one", wall_ms(), TTL) == {rematch.id, accepted.id}
 
 
 def test_the_follows_of_a_long_dead_process_are_dropped_and_it_learns_it_on_its_next_beat(pg_store):
