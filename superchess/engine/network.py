@@ -3,9 +3,10 @@
 evaluation as a correction, for the standard rosters only.
 
 Shape: 768 inputs per point of view (a piece's side relative to the view, its kind among
-P N B R Q K, its square; Black's view mirrors the ranks), one layer of `HIDDEN` units shared by
-both views and clipped to [0, 1], then both views (the side to move's first) into one output,
-the correction in units of `SCALE` centipawns. The file holds the weights quantized: the first layer
+P N B R Q K, its square; Black's view mirrors the ranks, and a view whose own King stands on files
+e-h mirrors the files, so that the King is always on files a-d: the same weights learn both
+wings), one layer of `HIDDEN` units shared by both views and clipped to [0, 1], then both views
+(the side to move's first) into one output, the correction in units of `SCALE` centipawns. The file holds the weights quantized: the first layer
 times `QA` (16-bit, so the native search sums it move by move), the output times `QB`.
 
 File format (little-endian): the 8-byte magic, then u16 hidden, scale, qa, qb; the first layer's
@@ -25,7 +26,7 @@ from ..rules.core.encoding import MAX_CODE, side_of, type_of
 from ..rules.core.variant import Variant
 
 NETS_DIR = Path(__file__).parent / "nets"
-MAGIC = b"SCNET1\n\0"
+MAGIC = b"SCNET2\n\0"
 HIDDEN = 128
 INPUTS = 768
 SCALE = 174  # 400 / ln(10): a score s centipawns means an expectation of 1 / (1 + 10^(-s/400))
@@ -39,21 +40,27 @@ KINDS = "PNBRQK"
 VARIANTS = ("chess",)
 
 
-def feature(view: int, side: int, kind: int, square: int) -> int:
+def feature(view: int, side: int, kind: int, square: int, mirror: bool) -> int:
     """The input of a piece (side 0 White, kind in KINDS order, square a1 = 0 .. h8 = 63) from a
-    side's point of view."""
+    side's point of view, the files mirrored when that side's King is on files e-h."""
     own = 0 if side == view else 1
-    return own * 384 + kind * 64 + (square if view == 0 else square ^ 56)
+    return own * 384 + kind * 64 + (square ^ (56 if view else 0) ^ (7 if mirror else 0))
+
+
+def mirrored(king_square: int | None) -> bool:
+    """Whether a view whose own King stands on this square (None: no King) mirrors the files."""
+    return king_square is not None and king_square % 8 >= 4
 
 
 def views(pieces: Iterable[tuple[int, int, int]]) -> tuple[list[int], list[int]]:
     """The active inputs from White's and from Black's view of pieces given as (side, kind,
     square)."""
-    white, black = [], []
-    for side, kind, square in pieces:
-        white.append(feature(0, side, kind, square))
-        black.append(feature(1, side, kind, square))
-    return white, black
+    pieces = list(pieces)
+    king = KINDS.index("K")
+    kings = {side: square for side, kind, square in pieces if kind == king}
+    white_mirror, black_mirror = mirrored(kings.get(0)), mirrored(kings.get(1))
+    return ([feature(0, side, kind, square, white_mirror) for side, kind, square in pieces],
+            [feature(1, side, kind, square, black_mirror) for side, kind, square in pieces])
 
 
 @dataclass(frozen=True)
@@ -125,10 +132,12 @@ def load(variant: Variant) -> Network | None:
 
 
 def inputs(variant: Variant) -> tuple[list[int], list[int]]:
-    """Per code * size + cell, the piece's input from White's and from Black's view (-1: none)."""
+    """What the native search needs to keep the inputs: per view, then unmirrored and mirrored,
+    per code * size + cell, the piece's input (-1: none), all in one list; and per cell, whether
+    a view whose King stands there mirrors (1) or not (0)."""
     geo = variant.geometry
     n = geo.size
-    views: tuple[list[int], list[int]] = ([-1] * (MAX_CODE * n), [-1] * (MAX_CODE * n))
+    table = [-1] * (4 * MAX_CODE * n)
     for code in range(MAX_CODE):
         t = type_of(code)
         if not 0 < t <= len(variant.pieces):
@@ -137,5 +146,7 @@ def inputs(variant: Variant) -> tuple[list[int], list[int]]:
         for cell in range(n):
             f, r = geo.coords[cell]
             for view in (0, 1):
-                views[view][code * n + cell] = feature(view, side_of(code), kind, r * 8 + f)
-    return views
+                for mirror in (0, 1):
+                    at = (2 * view + mirror) * MAX_CODE * n + code * n + cell
+                    table[at] = feature(view, side_of(code), kind, r * 8 + f, bool(mirror))
+    return table, [int(mirrored(r * 8 + f)) for f, r in (geo.coords[cell] for cell in range(n))]

@@ -58,25 +58,53 @@ def test_chess_ships_a_network_and_the_native_search_adds_its_correction():
     assert len(seen) > 30  # the corrections follow the positions
 
 
-def test_the_network_is_kept_move_by_move_through_en_passant_castling_and_promotion():
+@pytest.mark.parametrize("line", [
+    # an en passant capture, both sides castling short, a promotion that captures
+    "e2e4 g8f6 e4e5 d7d5 e5d6 e7e6 g1f3 f8e7 f1e2 e8g8 e1g1 a7a6 d6c7 a6a5 c7b8q",
+    # both Kings cross from files e-h to a-d and back, and capture on the way
+    "e2e4 e7e5 d2d4 d7d5 e1e2 e8e7 e2d3 e7d6 d3e3 d6e6 e4d5 e6d5 d4e5 d5e5",
+    # both sides castle long (the King crosses), then step on
+    "d2d4 d7d5 c1f4 c8f5 b1c3 b8c6 d1d2 d8d7 e1c1 e8c8 c1b1 c8b8 g2g4 f5g4",
+])
+def test_the_network_is_kept_move_by_move_through_every_kind_of_move(line):
     ev = Evaluator("chess", STANDARD)
     native = native_search.evaluation(ev)
     plain = native_search.evaluation(Evaluator("chess", STANDARD, corrected=False))
     probe = _native.Searcher(1)
-    # an en passant capture, both sides castling, a promotion that captures
-    line = "e2e4 g8f6 e4e5 d7d5 e5d6 e7e6 g1f3 f8e7 f1e2 e8g8 e1g1 a7a6 d6c7 a6a5 c7b8q".split()
     start = Board("chess")
     codes, board = [], Board("chess")
-    for uci in line:
+    for uci in line.split():
         move = board.parse_move(uci)
         codes.append(move.code)
         board.push(move)
     position = chess.Board()
-    for k, uci in enumerate(line, 1):
+    for k, uci in enumerate(line.split(), 1):
         position.push_uci(uci)
         kept, fresh, _ = probe.evaluate(start.native_position()[0], native, codes[:k])
         uncorrected = probe.evaluate(start.native_position()[0], plain, codes[:k])[0]
         assert kept == fresh == uncorrected + reference(ev.network, position), uci
+
+
+def test_a_view_whose_king_is_on_files_e_to_h_sees_the_board_mirrored():
+    """The correction of a position equals that of its mirror image (files reversed), natively
+    and in the reference: each side's King is on files a-d in exactly one of the two."""
+    ev = Evaluator("chess", STANDARD)
+    corrected = native_search.evaluation(ev)
+    uncorrected = native_search.evaluation(Evaluator("chess", STANDARD, corrected=False))
+    probe = _native.Searcher(1)
+
+    def correction(board: chess.Board) -> int:
+        position = Board("chess", board.fen()).native_position()[0]
+        return probe.evaluate(position, corrected)[0] - probe.evaluate(position, uncorrected)[0]
+    board = chess.Board()
+    for move in random_game(11, plies=60):
+        board.push(move)
+        mirror = board.transform(chess.flip_horizontal)
+        mirror.castling_rights = chess.BB_EMPTY
+        plain = board.copy()
+        plain.castling_rights = chess.BB_EMPTY
+        assert reference(ev.network, mirror) == reference(ev.network, plain), board.fen()
+        assert correction(mirror) == correction(plain) == reference(ev.network, plain), board.fen()
 
 
 def test_only_orthodox_chess_with_standard_rosters_has_a_network():

@@ -466,6 +466,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        ev.settle(&mut a, &self.pos);
         self.acc[ply + 1] = a;
         self.moved[ply + 1] = (code, to_of(m) as u16);
     }

@@ -189,7 +189,7 @@ impl EvalTables {
                 }
             },
             move_rule,
-            net: net.map(|d| Network::new(d, MAX_CODE * n)).transpose()?,
+            net: net.map(|d| Network::new(d, MAX_CODE * n, n)).transpose()?,
         })
     }
 
@@ -221,10 +221,22 @@ impl EvalTables {
         }
     }
 
+    /// Ends a move's updates of the sums (`add`, `sub`): the network's views whose King crossed
+    /// the middle are made afresh.
+    #[inline]
+    pub fn settle(&self, a: &mut Acc, pos: &Pos) {
+        if let Some(net) = &self.net {
+            let n = self.n;
+            let pieces = pos.pieces.iter().flatten();
+            let pieces = pieces.map(|&c| pos.board[c as usize] as usize * n + c as usize);
+            net.settle(&mut a.net, pos.kings, pieces);
+        }
+    }
+
     /// The table sums of a position, from scratch.
     pub fn acc(&self, pos: &Pos) -> Acc {
         let mut a = Acc {
-            net: self.net.as_ref().map_or_else(Accumulator::default, Network::empty),
+            net: self.net.as_ref().map_or_else(Accumulator::default, |net| net.empty(pos.kings)),
             ..Acc::default()
         };
         for side in 0..2 {
