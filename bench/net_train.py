@@ -5,8 +5,9 @@ is added to the evaluation without it, and the loss is the squared error of the 
 expectation against a blend of Stockfish's (`--lam`) and the game's result. It starts at no
 correction (zero output weights), and an epoch's weights are written only when they beat the
 best so far on the held-out positions (the last of each file: later games). Plain numpy and
-scipy's sparse products (bench-only dependencies), Adam; the first-layer weights are kept within
-what the native search's 16-bit sums hold. Writes the quantized file the engine loads.
+scipy's sparse products (bench-only dependencies), Adam with decoupled weight decay (`--decay`);
+the first-layer weights are kept within what the native search's 16-bit sums hold. Writes the
+quantized file the engine loads.
 
     .venv/bin/pip install -e '.[train]'
     .venv/bin/python bench/net_train.py /tmp/net1.jsonl /tmp/net2.jsonl --out superchess/engine/nets/chess.net
@@ -123,7 +124,7 @@ class Model:
         y, _ = self.forward(own, other, offset)
         return float(np.mean((1 / (1 + np.exp(-y)) - target) ** 2))
 
-    def step(self, own, other, offset, target, lr: float) -> float:
+    def step(self, own, other, offset, target, lr: float, decay: float) -> float:
         y, (h_own, h_other, a) = self.forward(own, other, offset)
         p = 1 / (1 + np.exp(-y))
         n = len(target)
@@ -143,6 +144,8 @@ class Model:
             mh = self.m[k] / (1 - b1 ** self.t)
             vh = self.v[k] / (1 - b2 ** self.t)
             self.p[k] -= lr * mh / (np.sqrt(vh) + eps)
+        for k in ("w1", "w2"):  # decoupled weight decay (AdamW): keeps the net from fitting games
+            self.p[k] -= lr * decay * self.p[k]
         np.clip(self.p["w1"], -network.W1_LIMIT, network.W1_LIMIT, out=self.p["w1"])
         np.clip(self.p["b1"], -network.W1_LIMIT, network.W1_LIMIT, out=self.p["b1"])
         return float(np.mean((p - target) ** 2))
@@ -155,6 +158,7 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--lr", type=float, default=0.002)
+    ap.add_argument("--decay", type=float, default=0.3, help="weight decay, per unit of the rate")
     ap.add_argument("--lam", type=float, default=1.0, help="share of Stockfish's score in the target")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--processes", type=int, default=2, help="for the uncorrected scores")
@@ -175,7 +179,7 @@ def main() -> None:
         losses = []
         for i in range(0, len(train), args.batch):
             b = np.sort(train[i:i + args.batch])
-            losses.append(model.step(own[b], other[b], offset[b], target[b], lr))
+            losses.append(model.step(own[b], other[b], offset[b], target[b], lr, args.decay))
         held_loss = model.loss(own[held], other[held], offset[held], target[held])
         print(f"epoch {epoch + 1}: train {np.mean(losses):.5f}, held out {held_loss:.5f}, "
               f"{time.monotonic() - t0:.0f}s", file=sys.stderr, flush=True)
