@@ -6,8 +6,9 @@ Shape: 768 inputs per point of view (a piece's side relative to the view, its ki
 P N B R Q K, its square; Black's view mirrors the ranks, and a view whose own King stands on files
 e-h mirrors the files, so that the King is always on files a-d: the same weights learn both
 wings), one layer of `HIDDEN` units shared by both views and clipped to [0, 1], then both views
-(the side to move's first) into one output, the correction in units of `SCALE` centipawns. The file holds the weights quantized: the first layer
-times `QA` (16-bit, so the native search sums it move by move), the output times `QB`.
+(the side to move's first) into one output, the correction in units of `SCALE` centipawns. The
+file holds the weights quantized: the first layer times `QA` (16-bit, so the native search sums
+it move by move), the output times `QB`.
 
 File format (little-endian): the 8-byte magic, then u16 hidden, scale, qa, qb; the first layer's
 weights by input then unit (i16), its biases (i16), the output weights (i16, the side to move's
