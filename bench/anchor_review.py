@@ -67,11 +67,15 @@ def review_game(game: chess.pgn.Game, sf: chess.engine.SimpleEngine, depth: int)
     return replies
 
 
-def report(name: str, losses: list[int], mistake: int) -> None:
-    big = [x for x in losses if x >= mistake]
-    rest = [x for x in losses if x < mistake]
-    print(f"{name:9s} replies {len(losses):5d}  average loss {statistics.mean(losses):5.1f} cp  "
-          f"mistakes (≥{mistake} cp) {len(big):4d} = {100 * len(big) / len(losses):4.1f}%  "
+def losses(replies: list[Reply]) -> list[int]:
+    return [max(0, r.before - r.after) for r in replies]
+
+
+def report(name: str, loss: list[int], mistake: int) -> None:
+    big = [x for x in loss if x >= mistake]
+    rest = [x for x in loss if x < mistake]
+    print(f"{name:9s} replies {len(loss):5d}  average loss {statistics.mean(loss):5.1f} cp  "
+          f"mistakes (≥{mistake} cp) {len(big):4d} = {100 * len(big) / len(loss):4.1f}%  "
           f"their sum {sum(big):6d}  the rest's sum {sum(rest):6d}")
 
 
@@ -131,9 +135,8 @@ def main(argv: list[str] | None = None) -> int:
                             (ours if r.ours else theirs).append(r)
         print(f"{games} games, Stockfish depth {args.depth}, replies with the mover's score within "
               f"±{args.level_cp} cp")
-        loss = lambda rs: [max(0, r.before - r.after) for r in rs]  # noqa: E731
-        report("ours", loss(ours), args.mistake_cp)
-        report("Stockfish", loss(theirs), args.mistake_cp)
+        report("ours", losses(ours), args.mistake_cp)
+        report("Stockfish", losses(theirs), args.mistake_cp)
         if args.retry:
             mistakes = [r for r in ours if r.before - r.after >= args.mistake_cp]
             retry(mistakes, [float(t) for t in args.retry.split(",")], sf, args.depth, args.level, args.hash,
