@@ -26,7 +26,9 @@ import chess.engine
 import chess.pgn
 
 ROOT = Path(__file__).resolve().parent.parent
-STOCKFISH = "/usr/games/stockfish"
+sys.path.insert(0, str(ROOT))
+from bench.anchor_match import STOCKFISH  # noqa: E402
+
 OURS = "superchess"
 CAP = 1000
 
