@@ -113,6 +113,19 @@ class Model:
         self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.t = 0
 
+    @classmethod
+    def from_file(cls, path: str) -> "Model":
+        """A network file's weights, dequantized: what the engine computes, up to rounding."""
+        net = network.decode(Path(path).read_bytes(), path)
+        model = cls(np.random.default_rng(0))
+        model.p = {
+            "w1": np.array(net.w1, dtype=np.float32).reshape(network.INPUTS, network.HIDDEN) / network.QA,
+            "b1": np.array(net.b1, dtype=np.float32) / network.QA,
+            "w2": np.array(net.w2, dtype=np.float32) / network.QB,
+            "b2": np.array([net.b2 / (network.QA * network.QB)], dtype=np.float32),
+        }
+        return model
+
     def forward(self, own: sp.csr_matrix, other: sp.csr_matrix, offset: np.ndarray):
         h_own = own @ self.p["w1"] + self.p["b1"]
         h_other = other @ self.p["w1"] + self.p["b1"]
@@ -163,6 +176,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--processes", type=int, default=2, help="for the uncorrected scores")
     ap.add_argument("--held-out", type=float, default=0.05, help="share of each file's last positions held out")
+    ap.add_argument("--score", nargs="*", default=[], metavar="NET",
+                    help="also report these network files' held-out loss (as the engine reads them)")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     t0 = time.monotonic()
@@ -172,6 +187,10 @@ def main() -> None:
     model = Model(rng)
     best = model.loss(own[held], other[held], offset[held], target[held])
     print(f"uncorrected: held out {best:.5f}", file=sys.stderr)
+    for path in args.score:
+        scored = Model.from_file(path)
+        print(f"{path}: held out {scored.loss(own[held], other[held], offset[held], target[held]):.5f}",
+              file=sys.stderr)
     written = False
     for epoch in range(args.epochs):
         lr = args.lr * (0.3 if epoch >= args.epochs * 0.75 else 1.0)
