@@ -141,7 +141,8 @@ def test_python_chess_analyse_and_promotion(engine):
     for move in info["pv"]:
         assert move in board.legal_moves
         board.push(move)
-    board = chess.Board("8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    # the Black King beside the pawn: promoting at once is the only move that keeps it
+    board = chess.Board("8/P7/1k6/8/8/8/8/K7 w - - 0 1")
     result = engine.play(board, chess.engine.Limit(depth=2))
     assert result.move == chess.Move.from_uci("a7a8q")
     mate = engine.analyse(chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), chess.engine.Limit(depth=3))
