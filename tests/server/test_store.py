@@ -167,6 +167,37 @@ def test_a_group_commit_on_postgresql_is_one_pipeline_and_a_failing_one_writes_n
     assert pg_store.moves(game_id) == ["e2e4", "e7e5"] and pg_store.game(game_id).remaining0 == 160_000
 
 
+def test_a_group_commit_of_several_games_writes_each_its_own_columns_and_moves(pg_store):
+    """The pipelined commit writes a batch's games in one statement per set of changed columns and
+    its moves in one: each game still gets its own values, moves and takebacks."""
+    a, b = pg_store.add_player("a", None, NOW), pg_store.add_player("b", None, NOW)
+    ids = []
+    for _ in range(3):
+        row = waiting_game("chess", "blitz-3+2", a.id, 0, NOW)
+        row.player1_id, row.status = b.id, "active"
+        pg_store.add_game(row)
+        ids.append(row.id)
+    rows = [pg_store.game(game_id) for game_id in ids]
+    for ply, text in enumerate(["e2e4", "e7e5"]):  # every game: two moves, each row written whole first
+        for i, row in enumerate(rows):
+            row.version, row.remaining0 = row.version + 1, 150_000 - 1000 * i - ply
+        pg_store.save_games([GameSave(row, (ply, text, NOW)) for row in rows], "one")
+    assert [pg_store.game(game_id).remaining0 for game_id in ids] == [149_999, 148_999, 147_999]
+    one_by_one = []
+    event.listen(pg_store.engine, "before_cursor_execute", lambda *args: one_by_one.append(args[2]))
+    moved, offered, retracted = rows
+    moved.version, moved.remaining0, moved.remaining1 = 3, 100_000, 90_000
+    offered.version, offered.draw_offer = 3, 1
+    retracted.version, retracted.remaining0 = 3, 80_000
+    pg_store.save_games([GameSave(moved, (2, "g1f3", NOW)), GameSave(offered),
+                         GameSave(retracted, (1, None, NOW))], "one")
+    assert one_by_one == []
+    stored = {game_id: pg_store.game(game_id) for game_id in ids}
+    assert [(stored[r.id].version, stored[r.id].remaining0, stored[r.id].remaining1, stored[r.id].draw_offer)
+            for r in rows] == [(3, 100_000, 90_000, None), (3, 148_999, 180_000, 1), (3, 80_000, 180_000, None)]
+    assert [pg_store.moves(game_id) for game_id in ids] == [["e2e4", "e7e5", "g1f3"], ["e2e4", "e7e5"], ["e2e4"]]
+
+
 def test_a_process_that_reads_a_game_while_a_save_holds_it_reads_the_saved_version(pg_store):
     """The follower's registration waits for the save's row lock: a save either finds the new
     follower (and notifies it) or is in what it reads; it never misses both."""
