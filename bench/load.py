@@ -90,6 +90,7 @@ LOAD_CLIENT = ROOT / "bench" / "load_client"
 TIME_CONTROL = "classical-30+30"
 HOST = "127.0.0.1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+QUIET_WINDOW_S, QUIET_SHARE = 1.0, 0.05  # a server is idle when it uses under 5% of a core for a second
 _RECORD_SKIP = re.compile(r"\d+\.+\Z|1-0\Z|0-1\Z|1/2-1/2\Z|\*\Z")
 
 
@@ -134,7 +135,22 @@ class Server:
                 await asyncio.sleep(0.1)
 
     def cpu_seconds(self) -> float:
-        return process_cpu_seconds(self.proc.pid)
+        """The CPU the server has used so far, its worker processes' (the computer's, the analyses')
+        included."""
+        return sum(map(process_cpu_seconds, [self.proc.pid, *child_pids(self.proc.pid)]))
+
+    async def wait_quiet(self, timeout: float) -> float:
+        """Wait until the server and its workers are idle (the workers compile the engine's tables
+        at start: seconds of CPU that would otherwise land in the measured play); the seconds waited."""
+        t0 = before = time.monotonic()
+        cpu = self.cpu_seconds()
+        while time.monotonic() - t0 < timeout:
+            await asyncio.sleep(QUIET_WINDOW_S)
+            now, cpu_now = time.monotonic(), self.cpu_seconds()
+            if cpu_now - cpu < QUIET_SHARE * (now - before):
+                break
+            before, cpu = now, cpu_now
+        return time.monotonic() - t0
 
     def start_profile(self, py_spy: str, out: Path) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -533,6 +549,35 @@ def process_cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+def database_cpu(url: str) -> dict[int, float]:
+    """CPU seconds used so far by each process of the PostgreSQL server at `url` (its backends and
+    background workers, by pid; Linux /proc, so only for a server on this machine)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+    with psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)) as c:
+        pids = [pid for pid, in c.execute("SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()")]
+    return {pid: process_cpu_seconds(pid) for pid in pids}
+
+
+def database_cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """The CPU seconds the database's processes used between two `database_cpu` readings (a process
+    that started in between counts whole; one that ended in between is lost, the rarer error)."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    children.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return children
+
+
 def cpu_self() -> float:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
@@ -566,6 +611,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
     player = NativeClient(args.native_exe, args) if args.native_exe else PythonClient(args)
     try:
         await asyncio.gather(*(s.wait_ready(60) for s in servers))
+        await asyncio.gather(*(s.wait_quiet(120) for s in servers))
         games = [GameRun(i, args.seed, args.plies, args.think / 1000) for i in range(n)]
         # set-up: create and accept over HTTP (a shared connection pool, one cookie jar per player)
         t0 = time.perf_counter()
@@ -588,12 +634,14 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             server.start_profile(args.py_spy, Path(args.profile) / f"server-{args.variant}-{n}.txt")
         cpu_client0, cpu_server0 = player.cpu_seconds(), sum(s.cpu_seconds() for s in servers)
         cpu_machine0 = cpu_machine()
+        cpu_database0 = database_cpu(db) if db else {}
         lobby = Lobby(server.base, transport, args.variant) if args.http_load else None
         lobby_tasks = [asyncio.create_task(lobby.loop()) for _ in range(args.http_load)] if lobby else []
         t_start, wall, timed_out = await player.play()
         cpu_client = player.cpu_seconds() - cpu_client0
         cpu_server = sum(s.cpu_seconds() for s in servers) - cpu_server0
         cpu_other = max(0.0, cpu_machine() - cpu_machine0 - cpu_client - cpu_server)  # other processes
+        cpu_database = database_cpu_between(cpu_database0, database_cpu(db)) if db else None  # part of "other"
         server.stop_profile()
         if lobby:
             lobby.stop = True
@@ -655,6 +703,7 @@ async def run_n(n: int, args: argparse.Namespace) -> dict:
             "timed_out": timed_out, "ended": ended, "ok": ok,
             "setup_s": t_created - t0, "connect_s": t_connected - t_created,
             "cpu_server": cpu_server, "cpu_client": cpu_client, "cpu_other": cpu_other,
+            "cpu_database": cpu_database,
             "lobby": lobby.summary() if lobby else None,
         }
     finally:
@@ -674,7 +723,9 @@ def print_result(r: dict, args: argparse.Namespace) -> None:
           f"by the rules: {r['ended']}; CPU during play: server {r['cpu_server']:.1f} s "
           f"({100 * r['cpu_server'] / r['wall']:.0f}% of a core), client {r['cpu_client']:.1f} s "
           f"({100 * r['cpu_client'] / r['wall']:.0f}%), other processes {r['cpu_other']:.1f} s "
-          f"({100 * r['cpu_other'] / r['wall']:.0f}%)")
+          f"({100 * r['cpu_other'] / r['wall']:.0f}%)" + (
+              "" if r.get("cpu_database") is None else
+              f", of which PostgreSQL {r['cpu_database']:.1f} s ({100 * r['cpu_database'] / r['wall']:.0f}%)"))
     if r["lobby"]:
         print(f"      background HTTP: {r['lobby']}")
     print(f"      correctness {verdict}: lost {r['lost']}, duplicated {r['dup']}, mismatched {r['mismatched']}, "
