@@ -3,7 +3,9 @@
 What it measures, for each N (number of concurrent games):
 
 1. A fresh server is started as a subprocess (`python -m superchess.cli serve --port <free port>
-   --data <temp dir>`, the real uvicorn app with its SQLite database) and polled until it answers.
+   --data <temp dir>`, the real uvicorn app with its SQLite database) and polled until it answers,
+   then until it and its worker processes are idle (the workers compile the engine's tables at
+   start: seconds of CPU that would otherwise fall into the measured play).
 2. Set-up (not timed in the results): N games are created over HTTP, each with two cookie jars
    (two guest identities): the creator `POST /api/matches` (variant super16 by default, time
    control classical-30+30 so nobody flags; creator_side alternates 0/1 between games), the
@@ -57,6 +59,8 @@ project root:
     .venv/bin/python bench/load.py --profile DIR       # sample the server with py-spy (if installed)
     .venv/bin/python bench/load.py --db postgresql://user@host/postgres --processes 2   # PostgreSQL,
         # two server processes on one new database per N; game i on process i mod 2 (both players)
+    .venv/bin/python bench/load.py --games 200 --db URL --processes 1,2 --rounds 5 --client native
+        # one and two processes in turn, five rounds: the scaling per round, its median, best/best
 
 The exit status is 0 when every run passes the correctness checks, 1 otherwise.
 """
@@ -73,6 +77,7 @@ import resource
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -602,11 +607,11 @@ def drop_database(url: str) -> None:
         c.execute(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)')
 
 
-async def run_n(n: int, args: argparse.Namespace) -> dict:
+async def run_n(n: int, processes: int, args: argparse.Namespace) -> dict:
     # with --db, each N gets a new database on that PostgreSQL server, shared by --processes servers;
     # game i is played on server i mod P (both players: a proxy routing by game)
     db = fresh_database(args.db, f"superchess_load_{os.getpid()}_{n}") if args.db else None
-    servers = [Server(args.python, db) for _ in range(args.processes)]
+    servers = [Server(args.python, db) for _ in range(processes)]
     server = servers[0]
     player = NativeClient(args.native_exe, args) if args.native_exe else PythonClient(args)
     try:
@@ -738,10 +743,26 @@ def print_result(r: dict, args: argparse.Namespace) -> None:
     sys.stdout.flush()
 
 
+def print_scaling(results: list[dict], ns: list[int], counts: list[int]) -> None:
+    """Each process count's moves per second against the first count's: per round (runs made side by
+    side), their median, and best against best."""
+    print()
+    for n in ns:
+        for processes in counts[1:]:
+            pairs = [(mine["mps"], base["mps"]) for mine in results for base in results
+                     if mine["n"] == base["n"] == n and mine["round"] == base["round"]
+                     and mine["processes"] == processes and base["processes"] == counts[0]]
+            ratios = [a / b for a, b in pairs]
+            best = max(a for a, _ in pairs) / max(b for _, b in pairs)
+            print(f"N={n}: {processes} processes against {counts[0]}: per round "
+                  f"{', '.join(f'{x:.2f}x' for x in ratios)}; median {statistics.median(ratios):.2f}x; "
+                  f"best against best {best:.2f}x")
+
+
 def print_table(results: list[dict]) -> None:
-    head = ("N", "moves", "wall s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "p99 hdl", "errors",
+    head = ("P", "N", "moves", "wall s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "p99 hdl", "errors",
             "srv CPU", "cli CPU", "oth CPU", "result")
-    rows = [(str(r["n"]), str(r["moves"]), f"{r['wall']:.2f}", f"{r['mps']:.0f}", f"{r['p50']:.1f}",
+    rows = [(str(r["processes"]), str(r["n"]), str(r["moves"]), f"{r['wall']:.2f}", f"{r['mps']:.0f}", f"{r['p50']:.1f}",
              f"{r['p90']:.1f}", f"{r['p99']:.1f}", f"{r['max']:.1f}", f"{r['p99_handled']:.1f}", str(r["errors"]),
              f"{100 * r['cpu_server'] / r['wall']:.0f}%", f"{100 * r['cpu_client'] / r['wall']:.0f}%",
              f"{100 * r['cpu_other'] / r['wall']:.0f}%", "PASS" if r["ok"] else "FAIL") for r in results]
@@ -758,8 +779,10 @@ def main() -> int:
     ap.add_argument("--plies", type=int, default=None, help="plies per game at most (default 40)")
     ap.add_argument("--quick", action="store_true", help="N = 20,50 and 20 plies, unless given")
     ap.add_argument("--variant", default="super16", help="variant name (default super16; e.g. chess)")
-    ap.add_argument("--processes", type=int, default=1, help="server processes sharing the database (needs --db "
-                    "when more than 1)")
+    ap.add_argument("--processes", default="1", help="server processes sharing the database (needs --db when "
+                    "more than 1); several, comma-separated (1,2), run in turn for each N and round")
+    ap.add_argument("--rounds", type=int, default=1, help="run everything this many times, interleaved (the "
+                    "machine's speed drifts: compare runs made side by side)")
     ap.add_argument("--db", default=None, metavar="URL", help="a PostgreSQL server (e.g. postgresql://user@host/"
                     "postgres): each N runs on a new database there; default: SQLite in a temporary folder")
     ap.add_argument("--seed", type=int, default=1, help="base seed of the per-game move choices")
@@ -790,7 +813,8 @@ def main() -> int:
     args.games = args.games or ("20,50" if args.quick else "50,200,500")
     args.plies = args.plies or (20 if args.quick else 40)
     ns = [int(x) for x in args.games.split(",") if x.strip()]
-    if args.processes > 1 and not args.db:
+    counts = [int(x) for x in args.processes.split(",") if x.strip()]
+    if max(counts) > 1 and not args.db:
         ap.error("--processes above 1 needs --db (a PostgreSQL server the processes share)")
     if args.profile and not args.py_spy:
         ap.error("--profile needs py-spy (pip install py-spy, or give --py-spy PATH)")
@@ -820,22 +844,29 @@ def main() -> int:
 
     async def all_runs() -> list[dict]:
         out = []
-        for n in ns:
-            try:
-                r = await run_n(n, args)
-            except Exception as e:  # noqa: BLE001 - a run that could not be set up fails, the next goes on
-                print(f"N={n}: FAIL: {type(e).__name__}: {e}")
-                nan = float("nan")
-                r = {"n": n, "moves": 0, "wall": nan, "mps": nan, "p50": nan, "p90": nan, "p99": nan,
-                     "max": nan, "errors": 1, "cpu_server": nan, "cpu_client": nan, "cpu_other": nan, "ok": False}
-            else:
-                print_result(r, args)
-            out.append(r)
+        for round_ in range(1, args.rounds + 1):
+            for n in ns:
+                for processes in counts:
+                    if len(counts) > 1 or args.rounds > 1:
+                        print(f"round {round_}, {processes} process{'es' if processes > 1 else ''}:")
+                    try:
+                        r = await run_n(n, processes, args)
+                    except Exception as e:  # noqa: BLE001 - a run that could not be set up fails, the next goes on
+                        print(f"N={n}: FAIL: {type(e).__name__}: {e}")
+                        nan = float("nan")
+                        r = {"n": n, "moves": 0, "wall": nan, "mps": nan, "p50": nan, "p90": nan, "p99": nan,
+                             "max": nan, "errors": 1, "cpu_server": nan, "cpu_client": nan, "cpu_other": nan,
+                             "ok": False}
+                    else:
+                        print_result(r, args)
+                    out.append({**r, "processes": processes, "round": round_})
         return out
 
     results = uvloop.run(all_runs()) if uvloop else asyncio.run(all_runs())
     print()
     print_table(results)
+    if len(counts) > 1:
+        print_scaling(results, ns, counts)
     ok = all(r["ok"] for r in results)
     print(f"\noverall: {'PASS' if ok else 'FAIL'} "
           f"(zero lost or duplicated moves, records match what was sent and seen)")

@@ -1,7 +1,7 @@
 """bench/load.py's correctness check at a tiny size, so the benchmark keeps measuring what it says:
 real server processes play concurrent games over websockets and every stored record must equal the
 moves sent and seen (no move lost, doubled or reordered), on SQLite (with either client) and on two
-processes over PostgreSQL."""
+processes over PostgreSQL (with one process beside, as the scaling figure runs)."""
 from __future__ import annotations
 
 import shutil
@@ -35,5 +35,7 @@ def test_the_load_benchmark_passes_with_its_compiled_client():
 
 
 @pytest.mark.postgresql
-def test_the_load_benchmark_passes_on_two_processes_over_postgresql(postgres):
-    _assert_passed(_load("--db", postgres.url, "--processes", "2"))
+def test_the_load_benchmark_passes_on_one_then_two_processes_over_postgresql(postgres):
+    run = _load("--db", postgres.url, "--processes", "1,2")
+    _assert_passed(run)
+    assert "N=4: 2 processes against 1: per round" in run.stdout  # the scaling of the runs side by side
