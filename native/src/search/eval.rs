@@ -9,7 +9,7 @@
 //! enemy pieces near it, royal attackers weighted up because the Fortress's garrison does not
 //! deter them). The two are blended by the phase (non-pawn material left). Where the variant has
 //! a learned network (orthodox chess), its correction is added (`network.rs`), its first layer
-//! kept move by move with the tables' sums.
+//! kept move by move with the tables' sums; not where a side has its King alone.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -257,7 +257,13 @@ impl EvalTables {
         let ph = acc.ph.clamp(0, pm);
         let blended = (mg as i64 * ph as i64 + eg as i64 * (pm - ph) as i64) / pm as i64;
         let sign = if pos.side == 0 { 1 } else { -1 };
-        let correction = self.net.as_ref().map_or(0, |net| net.evaluate(&acc.net, pos.side));
+        // a bare King's endings are mates the search finds, which the network never saw (its
+        // training positions are scored, mates left out): there it would only blur the tables
+        let bare = pos.pieces[0].len() == 1 || pos.pieces[1].len() == 1;
+        let correction = match &self.net {
+            Some(net) if !bare => net.evaluate(&acc.net, pos.side),
+            _ => 0,
+        };
         let fast = sign * blended as i32 + self.terms.tempo + correction;
         let margin = self.terms.lazy_margin;
         if fast - margin >= beta || fast + margin <= alpha {
