@@ -31,7 +31,8 @@ What it measures, for each N (number of concurrent games):
 
 Reported per N: total moves, wall time of the play phase, moves per second, latency p50/p90/p99/max
 (ms), errors, PASS/FAIL, and the CPU used during the play phase by the server process, by the
-client process and by every other process on the machine (each as % of one core). The client
+client process and by every other process on the machine (each as % of one core; with --db, the
+PostgreSQL server's share of the last is printed too). The client
 runs on the same machine: its JSON parsing competes with the server
 for the cores, and so does anything else running (a test suite, a browser): when "oth CPU" is
 high, the latencies measure the machine's contention rather than the server.
@@ -144,9 +145,9 @@ class Server:
         included."""
         return sum(map(process_cpu_seconds, [self.proc.pid, *child_pids(self.proc.pid)]))
 
-    async def wait_quiet(self, timeout: float) -> float:
+    async def wait_quiet(self, timeout: float) -> None:
         """Wait until the server and its workers are idle (the workers compile the engine's tables
-        at start: seconds of CPU that would otherwise land in the measured play); the seconds waited."""
+        at start: seconds of CPU that would otherwise land in the measured play)."""
         t0 = before = time.monotonic()
         cpu = self.cpu_seconds()
         while time.monotonic() - t0 < timeout:
@@ -155,7 +156,6 @@ class Server:
             if cpu_now - cpu < QUIET_SHARE * (now - before):
                 break
             before, cpu = now, cpu_now
-        return time.monotonic() - t0
 
     def start_profile(self, py_spy: str, out: Path) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -283,10 +283,11 @@ def _any_of_ids(column):  # PostgreSQL: one array parameter, so the statement co
 _LOCKED_VERSIONS, _FOLLOWED_ELSEWHERE = _locked_versions(_in_ids), _followed_elsewhere(_in_ids)
 _PG_LOCKED_VERSIONS, _PG_FOLLOWED_ELSEWHERE = _locked_versions(_any_of_ids), _followed_elsewhere(_any_of_ids)
 
+
 def _unnested(columns: dict):
     """PostgreSQL: rows given as one array parameter per column (parameter name -> the column it
     fills), unnested into a table: a statement over it runs once for a whole batch, where
-    executemany runs once per row (the database's cost per statement is most of its cost per move)."""
+    executemany runs once per row (running a statement costs the database more than writing its row)."""
     arrays = [cast(bindparam(name), ARRAY(column.type)) for name, column in columns.items()]
     return func.unnest(*arrays).table_valued(*columns).render_derived(name="batch")
 
