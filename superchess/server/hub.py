@@ -160,7 +160,9 @@ class Hub:
         """`load` for a caller that holds the game's lock."""
         g = self.live.get(game_id)
         if g is None:
-            found = self.store.read_game(game_id, None if self.cluster is None else self.cluster.owner)
+            # off the loop: with several processes the read waits for a commit that holds the row
+            found = await asyncio.to_thread(self.store.read_game, game_id,
+                                            None if self.cluster is None else self.cluster.owner)
             if found is None:
                 return None
             g = self.live[game_id] = await self.offload.run(self._replay, *found)

@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from superchess.server.lobby import GRACE_S
 
-from .real_server import Player, Process, message, receive
+from .real_server import STALL_MS, Player, Process, message, receive, stall_under
 
 FAST = "fast-4+0"  # a test time control (SUPERCHESS_TIME_CONTROLS): 4 s, no increment
 FAST_TOML = f'[[time_control]]\nid = "{FAST}"\nname = "Fast 4+0"\ninitial = 4\nincrement = 0\n'
@@ -130,6 +130,27 @@ def test_players_on_two_processes_play_to_the_end_and_every_watcher_sees_every_e
     assert flag["event"]["kind"] == "end" and flag["state"]["termination"] == "time" and flag["state"]["result"] == "0-1"
     game.quiet()
     game.close()
+
+
+def test_loading_a_game_whose_row_a_commit_elsewhere_holds_does_not_stall_the_event_loop(servers):
+    """A process reads a game it does not hold with the game's row locked (`Store.read_game`), so the
+    read waits while another process's commit holds the row: it waits off the event loop."""
+    a, b = servers
+    alice, carol, dave = Player(a), Player(a), Player(b)
+    got = []
+
+    def attack() -> None:
+        game_id = match(alice, carol)  # made on a: b has never read it
+        with psycopg.connect(b.db.replace("postgresql+psycopg://", "postgresql://")) as held:
+            held.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
+            reading = threading.Thread(target=lambda: got.append(dave.http.get(f"/api/games/{game_id}")))
+            reading.start()
+            time.sleep(1)
+        reading.join(10)  # the row was let go at the end of the block above (its commit)
+        assert got[-1].status_code == 200 and got[-1].json()["status"] == "active", got[-1].text
+
+    worst = stall_under(b, attack)
+    assert min(worst) < STALL_MS, worst
 
 
 def followers(server: Process, game_id: str) -> int:
